@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: MIT
+# mbsuite build. `make` builds ./mbsuite; `make run` runs the default configuration;
+# `make check` runs the tests; `make bench` prints speed and accuracy figures.
+# Each of them first makes sure the Debian packages are there (scripts/deps.sh).
+
+VERSION    := 0.1.0
+CC         := mpicc
+PKGS       := hwloc gsl jansson inih
+TEST_PKGS  := cmocka
+BUILD      := build
+OPT        ?= -O2
+SANITIZE   ?=
+NP         ?= 2
+
+# pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
+PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS    = $(shell pkg-config --libs $(PKGS)) -lm
+TEST_CFLAGS = $(shell pkg-config --cflags $(TEST_PKGS))
+TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
+
+# Messages are cut to their buffers on purpose: truncation warnings would be noise.
+WARN       := -Wall -Wextra -Werror -Wno-format-truncation
+CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE)
+CPPFLAGS   := -D_GNU_SOURCE -Isrc -I$(BUILD)
+LDFLAGS    := $(SANITIZE)
+
+# Open MPI's mpirun refuses root and more ranks than cores unless told; users need neither.
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+MPIRUN     := mpirun --oversubscribe
+
+LIB_SRC    := $(filter-out src/main.c,$(wildcard src/*.c src/bench/*.c mpi/*.c shm/*.c))
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ   := $(BUILD)/src/main.o
+LIB        := $(BUILD)/libmbsuite.a
+TEST_SRC   := $(wildcard tests/test_*.c)
+TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get
+EXAMPLE_SRC:= $(wildcard examples/*.c)
+EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+
+.PHONY: all deps build run check test bench asan clean format
+.DEFAULT_GOAL := all
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+deps:
+	@scripts/deps.sh
+
+build: mbsuite
+
+mbsuite: $(MAIN_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# The compiler and flags are recorded in every results.json.
+$(BUILD)/buildinfo.h: Makefile | $(BUILD)
+	@printf '#define MB_VERSION "%s"\n#define MB_CFLAGS "%s"\n' '$(VERSION)' '$(CFLAGS)' > $@.tmp
+	@mv $@.tmp $@
+
+$(BUILD):
+	@mkdir -p $@
+
+$(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# lmbench 2.0 examples: the seed's code, unused main() arguments and all.
+$(BUILD)/examples/%: examples/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-unused-parameter -o $@ $< $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_LIBS)
+
+test-programs: mbsuite $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
+
+run: deps
+	@$(MAKE) --no-print-directory build
+	$(MPIRUN) -np $(NP) ./mbsuite --config config/default.ini
+
+check: deps
+	@$(MAKE) --no-print-directory test-programs
+	@tests/run.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory test-programs
+	@scripts/bench.sh
+
+# The same tests under AddressSanitizer and UBSan, in a separate build tree.
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    test-programs
+	@MB_BUILD=build-asan tests/run.sh
+
+format:
+	clang-format -i $(wildcard src/*.[ch] src/bench/*.c mpi/*.[ch] shm/*.[ch] tests/*.c)
+
+clean:
+	rm -rf build build-asan mbsuite
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make bench: speed and accuracy figures, printed with their targets, never asserted
+# (machines are shared and noisy). Run from the repository root after a build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${MB_BUILD:-build}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+MPIRUN="mpirun --oversubscribe"
+GET="$BUILD/tests/results_get"
+TMP=$(mktemp -d /tmp/mbsuite-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+echo "== harness (issue: foundation) =="
+t0=$(now)
+$MPIRUN -np 2 ./mbsuite --config config/quick.ini --only 'harness.*' --out "$TMP/quick" >/dev/null 2>"$TMP/quick.log"
+t1=$(now)
+r="$TMP/quick/results.json"
+echo "clock: $($GET "$r" system.clock name), resolution $($GET "$r" system.clock resolution_ns) ns" \
+     "(nominal $($GET "$r" system.clock nominal_resolution_ns) ns)," \
+     "timing overhead $($GET "$r" system.clock overhead_ns) ns," \
+     "enough $(calc '%.3f' "$($GET "$r" system.clock enough_ns) / 1e6") ms ($($GET "$r" system.clock enough_source))," \
+     "loop overhead $($GET "$r" system.clock loop_overhead_ns) ns"
+echo "harness.timer: clock read $(calc '%.2f' "$($GET "$r" harness.timer median quantity=read)") ns," \
+     "observed step $(calc '%.2f' "$($GET "$r" harness.timer median quantity=tick)") ns"
+echo "harness.* with quick.ini at -np 2: $(calc '%.2f' "$t1 - $t0") s wall (target < 5 s)"
+
+medians=()
+for i in 1 2 3 4 5; do
+    ./mbsuite --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
+    medians+=("$($GET "$TMP/rep$i/results.json" harness.lrand48 median)")
+done
+spread=$(printf '%s\n' "${medians[@]}" | awk 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+    END { printf "%.2f", (hi - lo) / lo * 100 }')
+echo "repeatability: harness.lrand48 medians over 5 runs (ns): ${medians[*]}"
+echo "repeatability: spread (max - min) / min = $spread% (target < 1% on a quiet machine)"
+
+example=$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')
+echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48: ${medians[0]} ns;" \
+     "ratio $(calc '%.3f' "$example / ${medians[0]}")"
+echo "lmbench API example bcopy (warm 1 MB): $("$BUILD/examples/bcopy" 2>&1);" \
+     "cold: $("$BUILD/examples/bcopy_cold" 2>&1)"

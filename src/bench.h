@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* A benchmark is a descriptor: what it measures, what it needs, its parameter space and the
+ * loop that performs the operation. The driver owns everything else (timing, repetition,
+ * statistics, output). Adding a benchmark is one file and one line in bench_list.def. */
+#ifndef MB_BENCH_H
+#define MB_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hwloc.h>
+#include <jansson.h>
+#include <mpi.h>
+
+#include "config.h"
+#include "harness.h"
+#include "timing.h"
+
+#define MB_MAX_DIMS 4
+#define MB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What a benchmark may look at; owned by the driver. */
+typedef struct mb_context {
+    const mb_config_t *config;
+    const mb_timing_t *timing;
+    hwloc_topology_t topology;
+    uint64_t llc_bytes; /* last-level cache of this node, 0 if unknown */
+    MPI_Comm comm;      /* all ranks of the run */
+    int rank, size;
+} mb_context_t;
+
+/* One axis of the parameter space. A numeric axis carries its unit in its name
+ * ("size_bytes"); a categorical one lists its labels and stores the label's index. */
+typedef struct mb_dim {
+    const char *name;
+    const char *const *labels; /* NULL-terminated, or NULL for a numeric axis */
+} mb_dim_t;
+
+/* One point of the parameter space: a value per dimension of the descriptor. */
+typedef struct mb_point {
+    int64_t v[MB_MAX_DIMS];
+} mb_point_t;
+
+/* Which ranks measure. */
+typedef enum mb_scope {
+    MB_SCOPE_ROOT = 0, /* rank 0 measures alone; the other ranks wait without spinning */
+} mb_scope_t;
+
+typedef struct mb_bench {
+    const char *name;     /* "group.function" */
+    const char *group;
+    const char *summary;  /* one line for --list */
+    const char *measures; /* exactly which interval is timed, and in what state */
+    int min_ranks;        /* skipped (with the reason) when the run has fewer ranks */
+    mb_scope_t scope;
+    const mb_dim_t *dims;
+    size_t ndims;
+    /* Fill at most max points from the config; return how many, or -1 with err set. */
+    int (*points)(const mb_context_t *ctx, mb_point_t *points, size_t max, char *err, size_t errlen);
+    /* Prepare one point; return 0, or -1 with err set (the point is then skipped). */
+    int (*setup)(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err, size_t errlen);
+    mb_run_fn run;                 /* iters iterations of ops_per_iter operations */
+    void (*teardown)(void *state);
+    double ops_per_iter;           /* 0 means 1 */
+    mb_summary_kind_t statistic;   /* the headline figure: median (default) or minimum */
+    bool subtract_loop_overhead;
+    /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
+    uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
+    /* Extra figures derived from all points (e.g. loop overhead from 1 and 2 instances);
+     * NULL or returns a new JSON object merged into the benchmark's result. */
+    json_t *(*derive)(const mb_point_t *pts, const mb_measurement_t *ms, size_t n);
+} mb_bench_t;
+
+#endif

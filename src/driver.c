@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+#include "driver.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+#include <jansson.h>
+#include <mpi.h>
+
+#include "bench.h"
+#include "buildinfo.h"
+#include "config.h"
+#include "fileutil.h"
+#include "measure.h"
+#include "mpi_util.h"
+#include "registry.h"
+#include "results.h"
+#include "sysinfo.h"
+#include "timing.h"
+
+#define DRIVER_MAX_POINTS 4096
+
+extern char **environ;
+
+typedef struct driver_plan {
+    const mb_bench_t *bench;
+    const char *skip_reason; /* NULL: runs */
+    char skip_buf[256];
+    mb_point_t *points;
+    size_t npoints;
+} driver_plan_t;
+
+static void driver_error(int rank, const char *fmt, const char *what)
+{
+    if (rank == 0) {
+        fputs("mbsuite: error: ", stderr);
+        fprintf(stderr, fmt, what);
+        fputc('\n', stderr);
+    }
+}
+
+/* Every rank learns whether rank 0 succeeded. */
+static bool driver_root_ok(MPI_Comm comm, bool ok)
+{
+    int v = ok;
+    MB_MPI_CHECK(MPI_Bcast(&v, 1, MPI_INT, 0, comm));
+    return v != 0;
+}
+
+/* config/default.ini beside the executable, so the suite runs from any directory. */
+static void driver_default_config(char *path, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        snprintf(path, len, "%s/config/default.ini", dirname(exe));
+        if (access(path, R_OK) == 0)
+            return;
+    }
+    snprintf(path, len, "config/default.ini");
+}
+
+static char *driver_read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len - 1 == 0) {
+            char *bigger = realloc(buf, cap *= 2);
+            if (!bigger)
+                free(buf);
+            buf = bigger;
+        }
+    }
+    bool failed = !buf || ferror(f);
+    fclose(f);
+    if (failed) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Rank 0 reads the file once and broadcasts it: thousands of ranks need not all hit a
+ * shared file system. Every rank parses the same text, so every rank finds the same error. */
+static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_config_t *cfg)
+{
+    char err[1024] = "";
+    char *text = rank == 0 ? driver_read_file(path, err, sizeof err) : NULL;
+    char *shared = mb_mpi_bcast_string(comm, text);
+    free(text);
+    if (!shared) {
+        driver_error(rank, "%s", err);
+        return -1;
+    }
+    mb_config_defaults(cfg);
+    int rc = mb_config_parse_string(cfg, shared, path, err, sizeof err);
+    free(shared);
+    if (rc != 0)
+        driver_error(rank, "%s", err);
+    return rc;
+}
+
+/* Decide, before anything is measured or written, what runs and at which points: a bad
+ * parameter is an error now, not after an hour of measurements. */
+static int driver_plan(const mb_context_t *ctx, const bool *selected, driver_plan_t *plan,
+                       size_t *nplan)
+{
+    *nplan = 0;
+    for (size_t i = 0; i < mb_registry_count(); i++) {
+        if (!selected[i])
+            continue;
+        driver_plan_t *p = &plan[(*nplan)++];
+        *p = (driver_plan_t){.bench = mb_registry_get(i)};
+        p->skip_reason = mb_measure_skip_reason(p->bench, ctx, p->skip_buf, sizeof p->skip_buf);
+        if (p->skip_reason)
+            continue;
+        p->points = calloc(DRIVER_MAX_POINTS, sizeof *p->points);
+        char err[512] = "";
+        int n = p->points ? p->bench->points(ctx, p->points, DRIVER_MAX_POINTS, err, sizeof err) : -1;
+        if (n < 0) {
+            driver_error(ctx->rank, "%s", err[0] ? err : "out of memory");
+            return -1;
+        }
+        p->npoints = (size_t)n;
+        if (n == 0) {
+            snprintf(p->skip_buf, sizeof p->skip_buf, "the configuration gives it no points");
+            p->skip_reason = p->skip_buf;
+        }
+    }
+    return 0;
+}
+
+static void driver_broadcast_timing(MPI_Comm comm, int rank, mb_timing_t *t)
+{
+    double v[6] = {t->nominal_resolution_ns, t->resolution_ns, t->overhead_ns, t->enough_ns,
+                   t->loop_overhead_ns, t->enough_verified};
+    int source = 0;
+    static const char *const sources[] = {"measured", "config", "environment", "fallback"};
+    if (rank == 0)
+        for (int i = 0; i < 4; i++)
+            if (t->enough_source && strcmp(t->enough_source, sources[i]) == 0)
+                source = i;
+    MB_MPI_CHECK(MPI_Bcast(v, 6, MPI_DOUBLE, 0, comm));
+    MB_MPI_CHECK(MPI_Bcast(&source, 1, MPI_INT, 0, comm));
+    t->nominal_resolution_ns = v[0];
+    t->resolution_ns = v[1];
+    t->overhead_ns = v[2];
+    t->enough_ns = v[3];
+    t->loop_overhead_ns = v[4];
+    t->enough_verified = v[5] != 0;
+    t->enough_source = sources[source];
+}
+
+static json_t *driver_clock_json(const mb_timing_t *t)
+{
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:s, s:f}", "name", t->clock->name,
+                     "nominal_resolution_ns", t->nominal_resolution_ns, "resolution_ns",
+                     t->resolution_ns, "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
+                     "enough_verified", t->enough_verified, "enough_source", t->enough_source,
+                     "loop_overhead_ns", t->loop_overhead_ns);
+}
+
+static json_t *driver_mpi_json(void)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(lib, &len);
+    while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' '))
+        lib[--len] = '\0';
+    MPI_Get_version(&major, &minor);
+    char standard[16];
+    snprintf(standard, sizeof standard, "%d.%d", major, minor);
+    return json_pack("{s:s, s:s, s:o}", "library", lib, "standard", standard, "env",
+                     mb_sysinfo_mpi_env(environ));
+}
+
+/* Collective: the "system" object on rank 0, NULL elsewhere. */
+static json_t *driver_system_json(MPI_Comm comm, hwloc_topology_t topo, const mb_timing_t *t,
+                                  int argc, char **argv)
+{
+    json_t *gathered = mb_sysinfo_gather(comm, topo);
+    if (!gathered)
+        return NULL;
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown";
+#endif
+    json_t *sys = json_pack("{s:{s:s, s:s}, s:o, s:s, s:s, s:o}", "suite", "name", "mbsuite",
+                            "version", MB_VERSION, "command_line", cmd, "compiler", compiler,
+                            "cflags", MB_CFLAGS, "mpi", driver_mpi_json());
+    json_object_update(sys, gathered);
+    json_decref(gathered);
+    json_object_set_new(sys, "clock", driver_clock_json(t));
+    return sys;
+}
+
+/* results/<UTC time>-<host>, with a numeric suffix if a run in the same second took it. */
+static int driver_make_out_dir(const char *requested, char *dir, size_t len, char *err, size_t errlen)
+{
+    if (requested) {
+        snprintf(dir, len, "%s", requested);
+        return mb_mkdir_p(dir, err, errlen);
+    }
+    char host[256] = "host", stamp[32];
+    gethostname(host, sizeof host - 1);
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+    if (mb_mkdir_p("results", err, errlen) != 0)
+        return -1;
+    for (int k = 0; k < 1000; k++) {
+        if (k == 0)
+            snprintf(dir, len, "results/%s-%s", stamp, host);
+        else
+            snprintf(dir, len, "results/%s-%s-%d", stamp, host, k);
+        if (mkdir(dir, 0755) == 0)
+            return 0;
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
+    return -1;
+}
+
+static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
+                           mb_results_t *results)
+{
+    int failed = 0;
+    for (size_t i = 0; i < nplan; i++) {
+        char progress[32];
+        snprintf(progress, sizeof progress, "[%zu/%zu]", i + 1, nplan);
+        json_t *result;
+        if (plan[i].skip_reason) {
+            if (ctx->rank == 0)
+                fprintf(stderr, "mbsuite: %s %s skipped: %s\n", progress, plan[i].bench->name,
+                        plan[i].skip_reason);
+            result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
+        } else {
+            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
+        }
+        if (ctx->rank == 0) {
+            char err[512];
+            if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
+                fprintf(stderr, "mbsuite: error: %s\n", err);
+                failed = 1;
+            }
+        }
+        if (!driver_root_ok(ctx->comm, !failed))
+            return -1;
+    }
+    return 0;
+}
+
+int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int rank, size, status = 2;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
+
+    char config_path[PATH_MAX + 32];
+    if (opts->config_path)
+        snprintf(config_path, sizeof config_path, "%s", opts->config_path);
+    else
+        driver_default_config(config_path, sizeof config_path);
+
+    mb_config_t *cfg = malloc(sizeof *cfg);
+    bool *selected = calloc(mb_registry_count(), sizeof *selected);
+    driver_plan_t *plan = calloc(mb_registry_count(), sizeof *plan);
+    size_t nplan = 0;
+    hwloc_topology_t topo = NULL;
+    mb_results_t *results = NULL;
+    char err[1024];
+    if (!cfg || !selected || !plan)
+        mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+
+    if (driver_load_config(comm, rank, config_path, cfg) != 0)
+        goto done;
+    if (mb_registry_select(opts->only, selected, err, sizeof err) != 0) {
+        driver_error(rank, "%s", err);
+        goto done;
+    }
+    /* hwloc 2 leaves instruction caches out unless asked; the system description lists them. */
+    if (hwloc_topology_init(&topo) != 0 ||
+        hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) != 0 ||
+        hwloc_topology_load(topo) != 0)
+        mb_mpi_fail("hwloc_topology_load", MPI_ERR_OTHER, __FILE__, __LINE__);
+
+    mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
+    mb_context_t ctx = {.config = cfg, .timing = &timing, .topology = topo,
+                        .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
+                        .rank = rank, .size = size};
+    if (driver_plan(&ctx, selected, plan, &nplan) != 0)
+        goto done;
+
+    status = 1;
+    if (rank == 0) {
+        fprintf(stderr, "mbsuite: calibrating the timing harness (%s)\n", timing.clock->name);
+        mb_timing_calibrate(&timing, timing.clock, cfg->timing_enough, cfg->timing_enough_max,
+                            cfg->timing_enough_fallback);
+        fprintf(stderr,
+                "mbsuite: clock resolution %.1f ns, overhead %.1f ns, enough %.3g ms (%s), "
+                "loop overhead %.2f ns\n",
+                timing.resolution_ns, timing.overhead_ns, timing.enough_ns / 1e6,
+                timing.enough_source, timing.loop_overhead_ns);
+    }
+    driver_broadcast_timing(comm, rank, &timing);
+
+    char dir[PATH_MAX];
+    bool ok = rank != 0 || driver_make_out_dir(opts->out_dir, dir, sizeof dir, err, sizeof err) == 0;
+    if (!ok)
+        driver_error(rank, "%s", err);
+    if (!driver_root_ok(comm, ok))
+        goto done;
+
+    json_t *system = driver_system_json(comm, topo, &timing, argc, argv);
+    if (rank == 0) {
+        json_t *config_json = mb_config_to_json(cfg);
+        json_object_set_new(system, "config_file", json_string(config_path));
+        results = mb_results_open(dir, system, config_json, err, sizeof err);
+        json_decref(config_json);
+        json_decref(system);
+        if (!results)
+            driver_error(rank, "%s", err);
+    }
+    if (!driver_root_ok(comm, results != NULL))
+        goto done;
+
+    if (driver_run_plan(&ctx, plan, nplan, results) != 0)
+        goto done;
+    status = 0;
+
+done:
+    if (results) {
+        if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
+            fprintf(stderr, "mbsuite: error: %s\n", err);
+            status = 1;
+        } else {
+            printf("mbsuite: results: %s/results.json\nmbsuite: report:  %s/report.txt\n", dir, dir);
+        }
+    }
+    MB_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+    for (size_t i = 0; i < nplan; i++)
+        free(plan[i].points);
+    free(plan);
+    free(selected);
+    free(cfg);
+    if (topo)
+        hwloc_topology_destroy(topo);
+    return status;
+}

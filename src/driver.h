@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* The suite run: configuration, calibration, validation of every benchmark's parameters,
+ * the output directory, then each selected benchmark in turn, results written as they
+ * finish. */
+#ifndef MB_DRIVER_H
+#define MB_DRIVER_H
+
+#include "options.h"
+
+/* Collective over MPI_COMM_WORLD (MPI initialised). Returns the exit status, the same on
+ * every rank: 0 done, 1 failed while running, 2 bad configuration. */
+int mb_driver_run(const mb_options_t *opts, int argc, char **argv);
+
+#endif

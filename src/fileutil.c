@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* Atomic file replacement and mkdir -p. A reader (or a run killed at any instant) sees
+ * either the old file or the new one whole, because rename() within one directory is
+ * atomic and the data is fsync'd before it. */
+#include "fileutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* Best effort: make the rename itself durable. A failure here does not undo the write. */
+static void fileutil_sync_dir(const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return;
+    int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+    free(copy);
+}
+
+int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, char *err, size_t errlen)
+{
+    int ret = -1;
+    char *tmp = NULL;
+    FILE *f = NULL;
+    bool created = false;
+
+    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+        tmp = NULL;
+        snprintf(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    /* O_EXCL: never write through a leftover file or link of that name. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    created = true;
+    f = fdopen(fd, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: fdopen: %s", path, strerror(errno));
+        close(fd);
+        goto out;
+    }
+    if (writer(f, arg) != 0 || ferror(f)) {
+        snprintf(err, errlen, "%s: writing the content failed", path);
+        goto out;
+    }
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        snprintf(err, errlen, "%s: flushing %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    int rc = fclose(f);
+    f = NULL;
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: closing %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: rename from %s: %s", path, tmp, strerror(errno));
+        goto out;
+    }
+    created = false;
+    fileutil_sync_dir(path);
+    ret = 0;
+out:
+    if (f)
+        fclose(f);
+    if (created)
+        unlink(tmp);
+    free(tmp);
+    return ret;
+}
+
+/* mkdir that accepts an existing directory. */
+static int fileutil_mkdir_one(const char *dir, const char *full, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(dir, 0755) == 0)
+        return 0;
+    int e = errno;
+    if (e == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    if (e == EEXIST)
+        snprintf(err, errlen, "%s: %s exists and is not a directory", full, dir);
+    else
+        snprintf(err, errlen, "%s: cannot create %s: %s", full, dir, strerror(e));
+    return -1;
+}
+
+int mb_mkdir_p(const char *path, char *err, size_t errlen)
+{
+    int ret = -1;
+    char *buf = NULL;
+
+    if (!path || !*path) {
+        snprintf(err, errlen, "mkdir: empty path");
+        goto out;
+    }
+    buf = strdup(path);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    /* Each prefix ending before a '/', then the whole path; "a//b" and a trailing '/'
+     * give empty or repeated prefixes, which mkdir_one accepts as existing. */
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int rc = fileutil_mkdir_one(buf, path, err, errlen);
+        *p = '/';
+        if (rc != 0)
+            goto out;
+    }
+    if (fileutil_mkdir_one(buf, path, err, errlen) != 0)
+        goto out;
+    ret = 0;
+out:
+    free(buf);
+    return ret;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The timing harness (seed 000 section 6): auto-sized experiments, repeated until the
+ * median is known well enough, with timing and loop overhead subtracted. Benchmarks never
+ * read the clock themselves; they hand the harness a run(state, iters) loop. */
+#ifndef MB_HARNESS_H
+#define MB_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "timing.h"
+
+typedef enum mb_summary_kind {
+    MB_SUMMARY_MEDIAN = 0, /* the default: robust against noise (seed 000 6.5) */
+    MB_SUMMARY_MIN,        /* for constant features disturbed only upward (mhz, cache sizes) */
+} mb_summary_kind_t;
+
+typedef struct mb_measure_opts {
+    uint64_t min_experiments;    /* at least this many experiments (seed default 11) */
+    uint64_t max_experiments;    /* at most this many while the CI target is not met */
+    double ci_target;            /* target relative half-width of the median's 95% CI */
+    double ops_per_iter;         /* instances of the operation in one loop iteration (>= 1) */
+    bool subtract_loop_overhead; /* subtract t->loop_overhead_ns per iteration */
+} mb_measure_opts_t;
+
+typedef struct mb_measurement {
+    double *samples_ns;      /* per operation, one per experiment (owned; free with mb_measurement_free) */
+    size_t n;
+    uint64_t iters;          /* loop iterations in the last experiment */
+    mb_stats_t stats;        /* over samples_ns */
+    double ci_rel_halfwidth; /* of the median */
+    bool ci_target_met;
+} mb_measurement_t;
+
+/* The auto-sizing rule (seed 000 6.4) for an interval of elapsed_ns over n iterations:
+ * sets *accepted when it lasts >= 95% of enough; otherwise returns the count to try next
+ * (x10 while the interval is under 100 clock steps, else n x 1.1 x enough / elapsed), or
+ * 0 when that would exceed 2^50 iterations (the loop does no work). */
+uint64_t mb_harness_resize(const mb_timing_t *t, uint64_t n, double elapsed_ns, bool *accepted);
+
+/* One auto-sized experiment (seed 000 6.4). Starts from *iters (>= 1), multiplies it by 10
+ * while the interval is meaningless (under 100 clock steps), else scales it by
+ * 1.1 x enough / measured, until an interval lasts >= 95% of enough; *iters keeps the
+ * count for the next experiment. Returns the accepted interval in ns with the timing
+ * overhead subtracted, or -1 when the count would exceed 2^50 (the loop does no work). */
+double mb_harness_experiment(const mb_timing_t *t, mb_run_fn run, void *state, uint64_t *iters);
+
+/* The most experiments opts allows: max(min_experiments, max_experiments). */
+uint64_t mb_harness_max_experiments(const mb_measure_opts_t *opts);
+
+/* Whether a series of per-operation samples needs another experiment: fewer than
+ * min_experiments, or the median's CI not yet within ci_target and fewer than
+ * max_experiments. Fills m->stats, ci_rel_halfwidth and ci_target_met from m->samples_ns
+ * once n >= min_experiments. */
+bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m);
+
+/* Repeated experiments on run: min_experiments, then more until the median's CI meets
+ * ci_target or max_experiments is reached. Returns 0, or -1 when an experiment failed
+ * (out is then empty). */
+int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_run_fn run,
+                       void *state, mb_measurement_t *out);
+
+void mb_measurement_free(mb_measurement_t *m);
+
+/* Keep a value or the memory behind a pointer alive, so the compiler cannot drop the work
+ * that produced it (lmbench's use_int/use_pointer); costs no instruction. */
+static inline void mb_use_int(uint64_t v) { __asm__ volatile("" : : "r"(v) : "memory"); }
+static inline void mb_use_pointer(const void *p) { __asm__ volatile("" : : "r"(p) : "memory"); }
+
+#endif

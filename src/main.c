@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* mbsuite's entry point: options first (no MPI needed for --help, --version, --list or a
+ * usage error), then the suite under MPI. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <mpi.h>
+
+#include "buildinfo.h"
+#include "driver.h"
+#include "options.h"
+#include "registry.h"
+
+/* Before MPI_Init only the launcher's environment tells which process is rank 0; let it
+ * alone print usage errors, so N ranks do not print N copies. */
+static bool main_is_first_process(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v)
+            return atoi(v) == 0;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    mb_options_t opts;
+    char err[512];
+    if (mb_options_parse(argc, argv, &opts, err, sizeof err) != 0) {
+        if (main_is_first_process())
+            fprintf(stderr, "mbsuite: %s\n", err);
+        return 2;
+    }
+    switch (opts.action) {
+    case MB_ACTION_HELP:
+        mb_options_usage(stdout);
+        return 0;
+    case MB_ACTION_VERSION:
+        printf("mbsuite %s\n", MB_VERSION);
+        return 0;
+    case MB_ACTION_LIST:
+        mb_registry_print(stdout);
+        return 0;
+    case MB_ACTION_RUN:
+        break;
+    }
+
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    int rc = mb_driver_run(&opts, argc, argv);
+    MPI_Finalize();
+    return rc;
+}

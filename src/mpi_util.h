@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Small MPI helpers shared by the driver and the benchmarks. */
+#ifndef MB_MPI_UTIL_H
+#define MB_MPI_UTIL_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+/* Check an MPI call; on failure print the call and the MPI error string, and abort. */
+#define MB_MPI_CHECK(call)                                                                    \
+    do {                                                                                      \
+        int mb_mpi_rc_ = (call);                                                              \
+        if (mb_mpi_rc_ != MPI_SUCCESS)                                                        \
+            mb_mpi_fail(#call, mb_mpi_rc_, __FILE__, __LINE__);                               \
+    } while (0)
+
+/* Print what failed and MPI_Abort(MPI_COMM_WORLD, 1). */
+_Noreturn void mb_mpi_fail(const char *call, int rc, const char *file, int line);
+
+/* Collective barrier over comm that sleeps between polls (MPI_Ibarrier + MPI_Test), so
+ * ranks waiting for a long measurement elsewhere leave their cores alone. */
+void mb_mpi_wait_quietly(MPI_Comm comm);
+
+/* Broadcast a string from rank 0 (NULL there means "failed": every rank gets NULL).
+ * Returns a malloc'd copy on every rank, or NULL. */
+char *mb_mpi_bcast_string(MPI_Comm comm, const char *text);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include "options.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const struct option options_long[] = {
+    {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
+    {"list", no_argument, NULL, 'l'},          {"only", required_argument, NULL, 'o'},
+    {"config", required_argument, NULL, 'c'},  {"out", required_argument, NULL, 'd'},
+    {NULL, 0, NULL, 0},
+};
+
+void mb_options_usage(FILE *f)
+{
+    fputs("usage: mpirun -np N mbsuite [options]\n"
+          "\n"
+          "Measures the timing harness, nodes, shared memory and message passing of a\n"
+          "parallel machine; writes results.json and report.txt into the output directory.\n"
+          "\n"
+          "options:\n"
+          "  --config FILE       run configuration (INI); default config/default.ini\n"
+          "                      beside the executable\n"
+          "  --out DIR           output directory; default results/<UTC time>-<host>/\n"
+          "  --only GLOB[,GLOB]  run only the benchmarks whose names match (e.g. 'harness.*')\n"
+          "  --list              list the benchmarks, one line each, and exit\n"
+          "  --version           print the version and exit\n"
+          "  --help              print this help and exit\n"
+          "\n"
+          "exit status: 0 success, 1 a failure while running, 2 bad options or configuration\n",
+          f);
+}
+
+int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_t errlen)
+{
+    *opts = (mb_options_t){.action = MB_ACTION_RUN};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", options_long, NULL)) != -1) {
+        switch (c) {
+        case 'h': opts->action = MB_ACTION_HELP; break;
+        case 'V': opts->action = MB_ACTION_VERSION; break;
+        case 'l': opts->action = MB_ACTION_LIST; break;
+        case 'o': opts->only = optarg; break;
+        case 'c': opts->config_path = optarg; break;
+        case 'd': opts->out_dir = optarg; break;
+        case ':':
+            snprintf(err, errlen, "option '%s' needs a value (see mbsuite --help)", argv[optind - 1]);
+            return -1;
+        default:
+            snprintf(err, errlen, "unknown option '%s' (see mbsuite --help)", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (see mbsuite --help)", argv[optind]);
+        return -1;
+    }
+    if (opts->out_dir && !*opts->out_dir) {
+        snprintf(err, errlen, "option '--out' needs a non-empty directory name");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line of `mbsuite`. Parsed before MPI starts, so --help, --version, --list
+ * and usage errors need no MPI launcher. */
+#ifndef MB_OPTIONS_H
+#define MB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum mb_action {
+    MB_ACTION_RUN = 0,
+    MB_ACTION_HELP,
+    MB_ACTION_VERSION,
+    MB_ACTION_LIST,
+} mb_action_t;
+
+typedef struct mb_options {
+    mb_action_t action;
+    const char *config_path; /* NULL: config/default.ini beside the executable */
+    const char *out_dir;     /* NULL: results/<UTC time>-<host> */
+    const char *only;        /* comma-separated globs, NULL for all */
+} mb_options_t;
+
+/* Parse argv. Returns 0, or -1 with a message naming the option in err. */
+int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_t errlen);
+
+/* The --help text. */
+void mb_options_usage(FILE *f);
+
+#endif

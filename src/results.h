@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* The run's result directory: results.json (the machine-readable record, written with
+ * jansson) and report.txt (human tables rendered from the same JSON). Both are rewritten
+ * atomically after every finished benchmark, so a run killed half-way leaves valid files
+ * holding everything finished ("complete": false until the end). Rank 0 only.
+ *
+ * results.json, schema "mbsuite-results/1":
+ *   { "schema", "complete": bool, "started_utc", "finished_utc" (null until complete),
+ *     "system": { "suite": {"name","version"}, "command_line": [..], "compiler", "cflags",
+ *                 "mpi": {"library", "standard", "env": {VAR: value}},
+ *                 "ranks", "nodes", "bindings": [{"rank","node","host","cpus"}],
+ *                 "node_list": [node descriptions, see sysinfo.h],
+ *                 "clock": {"name","nominal_resolution_ns","resolution_ns","overhead_ns",
+ *                           "enough_ns","enough_verified","enough_source","loop_overhead_ns"} },
+ *     "config": { section: { key: value } },
+ *     "benchmarks": [ { "name","group","summary","measures","unit":"ns","params":[names],
+ *                       "points": [ { "params": {name: value}, "n","min","median","mean",
+ *                                     "max","stddev","p90","p99","ci95":[lo,hi],
+ *                                     "ci95_rel_halfwidth","ci_target_met","iterations",
+ *                                     optional "bytes_per_op" and "bandwidth_bytes_per_s":
+ *                                     {"median","best","worst","ci95":[lo,hi]} } ],
+ *                       "skipped": reason or null, optional "derived": {..},
+ *                       "elapsed_s" } ] }
+ * All times are ns per operation. */
+#ifndef MB_RESULTS_H
+#define MB_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#define MB_RESULTS_SCHEMA "mbsuite-results/1"
+
+typedef struct mb_results mb_results_t;
+
+/* Start a run's output in the existing directory dir: writes results.json and report.txt
+ * at once with no benchmarks and "complete": false. Takes references to system and config.
+ * Returns a handle, or NULL with a message in err. */
+mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, char *err, size_t errlen);
+
+/* Append one finished benchmark (reference stolen) and rewrite both files atomically.
+ * Returns 0, or -1 with err (the files on disk keep their previous valid content). */
+int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
+
+/* Mark the run complete (or not), stamp finished_utc, rewrite both files, free r. */
+int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen);
+
+/* The whole document (borrowed reference), e.g. for tests. */
+const json_t *mb_results_json(const mb_results_t *r);
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+#include "stats.h"
+
+#include <limits.h>
+#include <math.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* 2 P(B <= l - 1) for B ~ Binomial(n, 1/2): the probability that the median lies outside
+ * [x_(l), x_(n+1-l)]. */
+static double median_ci_miss(size_t n, size_t l)
+{
+    return 2.0 * gsl_cdf_binomial_P((unsigned int)(l - 1), 0.5, (unsigned int)n);
+}
+
+void mb_stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi, double *coverage)
+{
+    size_t l = 0;
+
+    if (n == 0) {
+        *lo = *hi = 0;
+        if (coverage)
+            *coverage = 0.0;
+        return;
+    }
+    /* The miss probability grows with l, so binary-search the largest l that keeps it
+     * within 1 - level; l never passes the middle rank so that lo <= hi. gsl_cdf takes
+     * unsigned int: more samples than that would not fit in memory as doubles anyway. */
+    if (level > 0.0 && level < 1.0 && n <= UINT_MAX) {
+        size_t a = 1, b = (n + 1) / 2;
+        if (median_ci_miss(n, 1) <= 1.0 - level) {
+            while (a < b) {
+                size_t mid = a + (b - a + 1) / 2;
+                if (median_ci_miss(n, mid) <= 1.0 - level)
+                    a = mid;
+                else
+                    b = mid - 1;
+            }
+            l = a;
+        }
+    } else if (level <= 0.0) {
+        l = (n + 1) / 2; /* any interval will do: the narrowest */
+    }
+    if (l == 0) {
+        /* Too few samples for `level`: [min, max] is the best there is. */
+        *lo = 1;
+        *hi = n;
+        if (coverage)
+            *coverage = 1.0 - 2.0 * pow(0.5, (double)n);
+        return;
+    }
+    *lo = l;
+    *hi = n + 1 - l;
+    if (coverage)
+        *coverage = 1.0 - median_ci_miss(n, l);
+}
+
+int mb_stats_summarize(double *samples, size_t n, mb_stats_t *out)
+{
+    size_t lo, hi;
+
+    if (n == 0)
+        return -1;
+    /* A NaN has no place in the order the statistics below depend on. */
+    for (size_t i = 0; i < n; i++)
+        if (isnan(samples[i]))
+            return -1;
+
+    gsl_sort(samples, 1, n);
+    out->n = n;
+    out->min = samples[0];
+    out->max = samples[n - 1];
+    out->median = gsl_stats_median_from_sorted_data(samples, 1, n);
+    out->mean = gsl_stats_mean(samples, 1, n);
+    out->stddev = n > 1 ? gsl_stats_sd(samples, 1, n) : 0.0; /* gsl divides by n - 1 */
+    out->p90 = gsl_stats_quantile_from_sorted_data(samples, 1, n, 0.90);
+    out->p99 = gsl_stats_quantile_from_sorted_data(samples, 1, n, 0.99);
+    mb_stats_median_ci_ranks(n, 0.95, &lo, &hi, &out->ci95_coverage);
+    out->ci95_lo = samples[lo - 1];
+    out->ci95_hi = samples[hi - 1];
+    return 0;
+}
+
+double mb_stats_ci_rel_halfwidth(const mb_stats_t *s)
+{
+    if (!(s->median > 0.0))
+        return INFINITY;
+    return fmax(s->median - s->ci95_lo, s->ci95_hi - s->median) / s->median;
+}

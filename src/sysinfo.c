@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/* System description (seed 003, Table 1) per node from hwloc, uname, /etc/os-release and
+ * /sys, plus every rank's binding. The gather is two-level so rank 0 receives
+ * O(ranks + nodes) data: one node description from each node's leader, and one short
+ * binding record from each rank. */
+#include "sysinfo.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define SYSINFO_HOST_MAX 256
+#define SYSINFO_LINE_MAX 512
+
+/* Abort the whole job with a message naming the failed call: a half-gathered system
+ * description would leave ranks waiting in mismatched collectives. */
+#define SYSINFO_MPI(call)                                                                          \
+    do {                                                                                           \
+        int sysinfo_rc_ = (call);                                                                  \
+        if (sysinfo_rc_ != MPI_SUCCESS)                                                            \
+            sysinfo_mpi_fail(#call, sysinfo_rc_);                                                  \
+    } while (0)
+
+static void sysinfo_mpi_fail(const char *call, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    fprintf(stderr, "mbsuite: sysinfo: %s failed: %s\n", call, msg);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void sysinfo_set(json_t *obj, const char *key, json_t *value)
+{
+    json_object_set_new(obj, key, value ? value : json_null());
+}
+
+static json_t *sysinfo_string_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+/* A count from hwloc; null when hwloc has none (it reports 0 or -1 then). */
+static json_t *sysinfo_count(hwloc_topology_t topo, hwloc_obj_type_t type)
+{
+    int n = hwloc_get_nbobjs_by_type(topo, type);
+    return n > 0 ? json_integer(n) : json_null();
+}
+
+/* First line of a small file without its newline; false when unreadable or empty. */
+static bool sysinfo_read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return false;
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return buf[0] != '\0';
+}
+
+static json_t *sysinfo_file_line(const char *path)
+{
+    char buf[SYSINFO_LINE_MAX];
+    return sysinfo_read_line(path, buf, sizeof buf) ? json_string(buf) : json_null();
+}
+
+/* The active choice of a sysfs selector: "always [madvise] never" -> "madvise". */
+static json_t *sysinfo_file_choice(const char *path)
+{
+    char buf[SYSINFO_LINE_MAX];
+    if (!sysinfo_read_line(path, buf, sizeof buf))
+        return json_null();
+    char *open = strchr(buf, '[');
+    char *close = open ? strchr(open, ']') : NULL;
+    if (!close)
+        return json_string(buf);
+    *close = '\0';
+    return sysinfo_string_or_null(open + 1);
+}
+
+/* PRETTY_NAME from /etc/os-release, e.g. "Debian GNU/Linux 12 (bookworm)". */
+static json_t *sysinfo_os_pretty_name(void)
+{
+    char line[SYSINFO_LINE_MAX];
+    json_t *name = NULL;
+    FILE *f = fopen("/etc/os-release", "r");
+    if (!f)
+        return NULL;
+    while (!name && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "PRETTY_NAME=", 12) != 0)
+            continue;
+        char *v = line + 12;
+        v[strcspn(v, "\r\n")] = '\0';
+        size_t n = strlen(v);
+        if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+            v[n - 1] = '\0';
+            v++;
+        }
+        if (*v)
+            name = json_string(v);
+    }
+    fclose(f);
+    return name;
+}
+
+static const char *sysinfo_cache_type(hwloc_obj_cache_type_t t)
+{
+    switch (t) {
+    case HWLOC_OBJ_CACHE_DATA: return "data";
+    case HWLOC_OBJ_CACHE_INSTRUCTION: return "instruction";
+    case HWLOC_OBJ_CACHE_UNIFIED: return "unified";
+    }
+    return "unified";
+}
+
+/* One entry per cache level, type and size with its count; a hybrid CPU whose cores have
+ * different L2 sizes gets one entry per size. */
+static json_t *sysinfo_caches(hwloc_topology_t topo)
+{
+    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L1CACHE,  HWLOC_OBJ_L1ICACHE, HWLOC_OBJ_L2CACHE,
+                                             HWLOC_OBJ_L2ICACHE, HWLOC_OBJ_L3CACHE,  HWLOC_OBJ_L3ICACHE,
+                                             HWLOC_OBJ_L4CACHE,  HWLOC_OBJ_L5CACHE};
+    json_t *caches = json_array();
+    if (!caches)
+        return NULL;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        size_t first = json_array_size(caches);
+        hwloc_obj_t obj = NULL;
+        while ((obj = hwloc_get_next_obj_by_type(topo, types[t], obj)) != NULL) {
+            json_t *entry = NULL;
+            for (size_t i = first; i < json_array_size(caches) && !entry; i++) {
+                json_t *e = json_array_get(caches, i);
+                if ((hwloc_uint64_t)json_integer_value(json_object_get(e, "size_bytes")) == obj->attr->cache.size)
+                    entry = e;
+            }
+            if (entry) {
+                json_int_t n = json_integer_value(json_object_get(entry, "count"));
+                json_object_set_new(entry, "count", json_integer(n + 1));
+                continue;
+            }
+            json_array_append_new(caches, json_pack("{s:i, s:s, s:I, s:i}", "level", (int)obj->attr->cache.depth,
+                                                    "type", sysinfo_cache_type(obj->attr->cache.type),
+                                                    "size_bytes", (json_int_t)obj->attr->cache.size, "count", 1));
+        }
+    }
+    return caches;
+}
+
+json_t *mb_sysinfo_node(hwloc_topology_t topo)
+{
+    json_t *node = json_object();
+    if (!node)
+        return NULL;
+    char host[SYSINFO_HOST_MAX];
+    bool have_host = gethostname(host, sizeof host) == 0;
+    host[sizeof host - 1] = '\0';
+    sysinfo_set(node, "host", have_host ? sysinfo_string_or_null(host) : json_null());
+
+    hwloc_obj_t package = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+    const char *model = package ? hwloc_obj_get_info_by_name(package, "CPUModel") : NULL;
+    sysinfo_set(node, "cpu_model", sysinfo_string_or_null(model));
+    sysinfo_set(node, "sockets", sysinfo_count(topo, HWLOC_OBJ_PACKAGE));
+    sysinfo_set(node, "numa_nodes", sysinfo_count(topo, HWLOC_OBJ_NUMANODE));
+    sysinfo_set(node, "cores", sysinfo_count(topo, HWLOC_OBJ_CORE));
+    sysinfo_set(node, "pus", sysinfo_count(topo, HWLOC_OBJ_PU));
+    sysinfo_set(node, "caches", sysinfo_caches(topo));
+    hwloc_uint64_t mem = hwloc_get_root_obj(topo)->total_memory;
+    sysinfo_set(node, "memory_bytes", mem > 0 ? json_integer((json_int_t)mem) : json_null());
+
+    struct utsname u;
+    bool have_uname = uname(&u) == 0;
+    json_t *os = sysinfo_os_pretty_name();
+    if (!os && have_uname)
+        os = json_string(u.sysname);
+    sysinfo_set(node, "os", os);
+    if (have_uname) {
+        char kernel[sizeof u.sysname + sizeof u.release + 2];
+        snprintf(kernel, sizeof kernel, "%s %s", u.sysname, u.release);
+        sysinfo_set(node, "kernel", json_string(kernel));
+    } else {
+        sysinfo_set(node, "kernel", json_null());
+    }
+    sysinfo_set(node, "governor", sysinfo_file_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
+    sysinfo_set(node, "thp", sysinfo_file_choice("/sys/kernel/mm/transparent_hugepage/enabled"));
+    sysinfo_set(node, "clocksource",
+                sysinfo_file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
+    return node;
+}
+
+uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo)
+{
+    static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L3CACHE,
+                                              HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE};
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        uint64_t best = 0;
+        hwloc_obj_t obj = NULL;
+        while ((obj = hwloc_get_next_obj_by_type(topo, levels[l], obj)) != NULL) {
+            if (obj->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && obj->attr->cache.size > best)
+                best = obj->attr->cache.size;
+        }
+        if (best > 0)
+            return best;
+    }
+    return 0;
+}
+
+char *mb_sysinfo_binding(hwloc_topology_t topo)
+{
+    char *list = NULL;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return NULL;
+    /* Cpusets are indexed by OS PU number, so the list reads like taskset's. */
+    if (hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) != 0 || hwloc_bitmap_list_asprintf(&list, set) < 0)
+        list = NULL;
+    hwloc_bitmap_free(set);
+    return list;
+}
+
+json_t *mb_sysinfo_mpi_env(char **envp)
+{
+    static const char *const prefixes[] = {"OMPI_MCA_", "PMIX_MCA_", "UCX_", "FI_", "PSM2_",
+                                           "HCOLL_",    "I_MPI_",    "MV2_", "MPICH_"};
+    json_t *env = json_object();
+    for (char **e = envp; env && e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (!eq)
+            continue;
+        for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+            size_t plen = strlen(prefixes[p]);
+            if (strncmp(*e, prefixes[p], plen) != 0 || (size_t)(eq - *e) <= plen)
+                continue;
+            char *name = strndup(*e, (size_t)(eq - *e));
+            if (name)
+                json_object_set_new(env, name, json_string(eq + 1));
+            free(name);
+            break;
+        }
+    }
+    return env;
+}
+
+/* MB_PSEUDO_NODES as K >= 1; 0 when unset or empty, -1 when not such a number. */
+static int sysinfo_pseudo_nodes(void)
+{
+    const char *s = getenv("MB_PSEUDO_NODES");
+    if (!s || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    long k = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0' || k < 1 || k > 1 << 20)
+        return -1;
+    return (int)k;
+}
+
+int mb_sysinfo_node_comm(MPI_Comm comm, MPI_Comm *node_comm)
+{
+    int rank, size;
+    int k = sysinfo_pseudo_nodes();
+    *node_comm = MPI_COMM_NULL;
+    if (k < 0)
+        return -1;
+    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
+    if (k == 0) {
+        SYSINFO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node_comm));
+        return 0;
+    }
+    /* Contiguous blocks of ranks, as a block-mapping launcher would place them. */
+    SYSINFO_MPI(MPI_Comm_size(comm, &size));
+    SYSINFO_MPI(MPI_Comm_split(comm, (int)((long long)rank * k / size), rank, node_comm));
+    return k;
+}
+
+/* The serialized node description of each leader, parsed into rank 0's node_list. */
+static json_t *sysinfo_gather_nodes(MPI_Comm leaders, hwloc_topology_t topo, const char *host)
+{
+    int lrank, nnodes, len;
+    int *lens = NULL, *displs = NULL;
+    char *all = NULL, *mine = NULL;
+    json_t *list = NULL;
+
+    SYSINFO_MPI(MPI_Comm_rank(leaders, &lrank));
+    SYSINFO_MPI(MPI_Comm_size(leaders, &nnodes));
+    json_t *node = mb_sysinfo_node(topo);
+    if (node)
+        json_object_set_new(node, "host", sysinfo_string_or_null(host));
+    mine = node ? json_dumps(node, JSON_COMPACT) : NULL;
+    json_decref(node);
+    if (!mine)
+        mine = strdup("{}");
+    if (!mine) {
+        fprintf(stderr, "mbsuite: sysinfo: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    len = (int)strlen(mine) + 1;
+
+    if (lrank == 0) {
+        lens = calloc((size_t)nnodes, sizeof *lens);
+        displs = calloc((size_t)nnodes, sizeof *displs);
+        if (!lens || !displs) {
+            fprintf(stderr, "mbsuite: sysinfo: out of memory for %d node lengths\n", nnodes);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    SYSINFO_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, leaders));
+    size_t total = 0;
+    if (lrank == 0) {
+        for (int i = 0; i < nnodes; i++) {
+            displs[i] = (int)total;
+            total += (size_t)lens[i];
+        }
+        all = malloc(total);
+        if (!all) {
+            fprintf(stderr, "mbsuite: sysinfo: out of memory for %zu bytes of node descriptions\n", total);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    SYSINFO_MPI(MPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, leaders));
+    if (lrank == 0) {
+        list = json_array();
+        for (int i = 0; list && i < nnodes; i++) {
+            json_error_t jerr;
+            json_t *n = json_loadb(all + displs[i], (size_t)lens[i] - 1, 0, &jerr);
+            json_array_append_new(list, n ? n : json_null());
+        }
+    }
+    free(all);
+    free(displs);
+    free(lens);
+    free(mine);
+    return list;
+}
+
+/* "host\0cpus\0" from every rank to rank 0, cpus empty when the binding is unknown. */
+static json_t *sysinfo_gather_bindings(MPI_Comm comm, hwloc_topology_t topo, const char *host, int node)
+{
+    int rank, size, len;
+    int *lens = NULL, *displs = NULL, *nodes = NULL;
+    char *all = NULL, *mine = NULL;
+    json_t *bindings = NULL;
+
+    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
+    SYSINFO_MPI(MPI_Comm_size(comm, &size));
+    char *cpus = mb_sysinfo_binding(topo);
+    size_t hlen = strlen(host), clen = cpus ? strlen(cpus) : 0;
+    mine = malloc(hlen + clen + 2);
+    if (!mine) {
+        fprintf(stderr, "mbsuite: sysinfo: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memcpy(mine, host, hlen + 1);
+    memcpy(mine + hlen + 1, cpus ? cpus : "", clen + 1);
+    free(cpus);
+    len = (int)(hlen + clen + 2);
+
+    if (rank == 0) {
+        lens = calloc((size_t)size, sizeof *lens);
+        displs = calloc((size_t)size, sizeof *displs);
+        nodes = calloc((size_t)size, sizeof *nodes);
+        if (!lens || !displs || !nodes) {
+            fprintf(stderr, "mbsuite: sysinfo: out of memory for %d binding records\n", size);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    SYSINFO_MPI(MPI_Gather(&node, 1, MPI_INT, nodes, 1, MPI_INT, 0, comm));
+    SYSINFO_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
+    size_t total = 0;
+    if (rank == 0) {
+        for (int i = 0; i < size; i++) {
+            displs[i] = (int)total;
+            total += (size_t)lens[i];
+        }
+        all = malloc(total);
+        if (!all) {
+            fprintf(stderr, "mbsuite: sysinfo: out of memory for %zu bytes of bindings\n", total);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    SYSINFO_MPI(MPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
+    if (rank == 0) {
+        bindings = json_array();
+        for (int i = 0; bindings && i < size; i++) {
+            const char *h = all + displs[i];
+            const char *c = h + strlen(h) + 1;
+            json_array_append_new(bindings, json_pack("{s:i, s:i, s:o, s:o}", "rank", i, "node", nodes[i], "host",
+                                                      sysinfo_string_or_null(h), "cpus", sysinfo_string_or_null(c)));
+        }
+    }
+    free(all);
+    free(nodes);
+    free(displs);
+    free(lens);
+    free(mine);
+    return bindings;
+}
+
+json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo)
+{
+    int rank, size, local, node = 0, nnodes = 0;
+    MPI_Comm node_comm, leaders = MPI_COMM_NULL;
+    json_t *nodes = NULL, *bindings = NULL, *out = NULL;
+
+    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
+    SYSINFO_MPI(MPI_Comm_size(comm, &size));
+    int pseudo = mb_sysinfo_node_comm(comm, &node_comm);
+    if (pseudo < 0) {
+        fprintf(stderr, "mbsuite: MB_PSEUDO_NODES=\"%s\" is not a whole number >= 1\n", getenv("MB_PSEUDO_NODES"));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    SYSINFO_MPI(MPI_Comm_rank(node_comm, &local));
+    /* Leaders ordered by world rank: a leader's rank among them is its node's index, and
+     * world rank 0 (always a leader) is node 0. */
+    SYSINFO_MPI(MPI_Comm_split(comm, local == 0 ? 0 : MPI_UNDEFINED, rank, &leaders));
+    if (leaders != MPI_COMM_NULL) {
+        SYSINFO_MPI(MPI_Comm_rank(leaders, &node));
+        SYSINFO_MPI(MPI_Comm_size(leaders, &nnodes));
+    }
+    SYSINFO_MPI(MPI_Bcast(&node, 1, MPI_INT, 0, node_comm));
+
+    char host[SYSINFO_HOST_MAX + 16];
+    if (gethostname(host, SYSINFO_HOST_MAX) != 0)
+        snprintf(host, SYSINFO_HOST_MAX, "unknown");
+    host[SYSINFO_HOST_MAX - 1] = '\0';
+    /* Pseudo-nodes share one real host; the suffix keeps them apart in the output. */
+    if (pseudo > 0) {
+        size_t h = strlen(host);
+        snprintf(host + h, sizeof host - h, "#%d", node);
+    }
+
+    if (leaders != MPI_COMM_NULL) {
+        nodes = sysinfo_gather_nodes(leaders, topo, host);
+        SYSINFO_MPI(MPI_Comm_free(&leaders));
+    }
+    bindings = sysinfo_gather_bindings(comm, topo, host, node);
+    SYSINFO_MPI(MPI_Comm_free(&node_comm));
+
+    if (rank == 0) {
+        out = json_pack("{s:i, s:i, s:o?, s:o?}", "ranks", size, "nodes", nnodes, "bindings", bindings,
+                        "node_list", nodes);
+    } else {
+        json_decref(nodes);
+        json_decref(bindings);
+    }
+    return out;
+}

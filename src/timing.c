@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* Start-up calibration of the harness, after seed 000 section 6: measure the clock's
+ * resolution and the timing overhead, find `enough` (the shortest interval whose timing
+ * error is under 1%) with the seed's jiggle test, and measure the loop overhead from loops
+ * of one and two instances of an operation. */
+#include "timing.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "stats.h"
+
+/* Interleaved tries per iteration count in the jiggle test: the median of a few shrugs off
+ * one interrupted interval, which would otherwise fail a 0.1% test on any shared machine. */
+#define JIGGLE_TRIES 5
+#define JIGGLE_STEPS 4
+#define LOOP_OVERHEAD_TRIES 11
+#define RESOLUTION_BUDGET_NS 20000000.0 /* stop sampling the resolution after 20 ms */
+
+double mb_timing_measure_resolution(const mb_clock_t *clk, int samples)
+{
+    double best = INFINITY;
+    uint64_t began = mb_clock_now_ns(clk);
+    for (int i = 0; i < samples; i++) {
+        uint64_t t0 = mb_clock_now_ns(clk), t1;
+        do
+            t1 = mb_clock_now_ns(clk);
+        while (t1 == t0);
+        if ((double)(t1 - t0) < best)
+            best = (double)(t1 - t0);
+        /* A coarse clock makes every sample cost a whole tick: a handful is enough. */
+        if (i >= 8 && (double)(t1 - began) > RESOLUTION_BUDGET_NS)
+            break;
+    }
+    return best;
+}
+
+double mb_timing_measure_overhead(const mb_clock_t *clk, int samples)
+{
+    double *d = malloc((size_t)samples * sizeof *d);
+    if (!d)
+        return 0.0;
+    for (int i = 0; i < samples; i++) {
+        uint64_t t0 = mb_clock_now_ns(clk);
+        uint64_t t1 = mb_clock_now_ns(clk);
+        d[i] = (double)(t1 - t0);
+    }
+    mb_stats_t s;
+    mb_stats_summarize(d, (size_t)samples, &s);
+    free(d);
+    return s.median;
+}
+
+/* The measured operation of the calibration loops: an out-of-line call whose result feeds
+ * the next, so the compiler can neither drop nor merge the calls. */
+__attribute__((noinline)) static uint64_t timing_op(uint64_t acc, uint64_t v)
+{
+    __asm__ volatile("" : "+r"(acc));
+    return acc + v;
+}
+
+void mb_timing_use_int_loop1(void *state, uint64_t iters)
+{
+    uint64_t acc = 0;
+    for (uint64_t i = iters; i > 0; i--)
+        acc = timing_op(acc, i);
+    *(volatile uint64_t *)state = acc;
+}
+
+void mb_timing_use_int_loop2(void *state, uint64_t iters)
+{
+    uint64_t acc = 0;
+    for (uint64_t i = iters; i > 0; i--) {
+        acc = timing_op(acc, i);
+        acc = timing_op(acc, i);
+    }
+    *(volatile uint64_t *)state = acc;
+}
+
+static double timing_interval_ns(const mb_clock_t *clk, mb_run_fn run, void *state, uint64_t n)
+{
+    uint64_t t0 = mb_clock_now_ns(clk);
+    run(state, n);
+    uint64_t t1 = mb_clock_now_ns(clk);
+    return (double)(t1 - t0);
+}
+
+bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double interval_ns,
+                           mb_run_fn run, void *state)
+{
+    mb_timing_t probe = {.clock = clk, .resolution_ns = resolution_ns, .enough_ns = interval_ns};
+    uint64_t n = 1;
+    if (mb_harness_experiment(&probe, run, state, &n) < 0)
+        return false;
+
+    uint64_t counts[JIGGLE_STEPS];
+    double times[JIGGLE_STEPS][JIGGLE_TRIES];
+    for (int k = 0; k < JIGGLE_STEPS; k++)
+        counts[k] = (uint64_t)llround((double)n * (1.0 + 0.005 * k));
+    if (counts[1] == counts[0])
+        return false; /* too few iterations to jiggle by 0.5%: the interval is too coarse */
+    for (int r = 0; r < JIGGLE_TRIES; r++)
+        for (int k = 0; k < JIGGLE_STEPS; k++)
+            times[k][r] = timing_interval_ns(clk, run, state, counts[k]);
+
+    double median[JIGGLE_STEPS];
+    for (int k = 0; k < JIGGLE_STEPS; k++) {
+        mb_stats_t s;
+        mb_stats_summarize(times[k], JIGGLE_TRIES, &s);
+        median[k] = s.median;
+    }
+    if (median[0] <= 0)
+        return false;
+    for (int k = 1; k < JIGGLE_STEPS; k++) {
+        double expected = (double)counts[k] / (double)counts[0];
+        double ratio = median[k] / median[0];
+        if (fabs(ratio - expected) > 0.001 * expected)
+            return false;
+    }
+    return true;
+}
+
+/* Next value of the 1-2-5 sequence at or above x. */
+static double timing_round_125(double x)
+{
+    double decade = pow(10.0, floor(log10(x)));
+    for (;;) {
+        for (int m = 0; m < 3; m++) {
+            double v = decade * (m == 0 ? 1 : m == 1 ? 2 : 5);
+            if (v >= x * (1 - 1e-12))
+                return v;
+        }
+        decade *= 10;
+    }
+}
+
+void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns, mb_run_fn run,
+                              void *state)
+{
+    /* One clock step is 0.1% of an interval 1000 steps long: the shortest candidate. */
+    double resolution = t->resolution_ns > 1.0 ? t->resolution_ns : 1.0;
+    for (double cand = timing_round_125(1000.0 * resolution); cand <= max_ns * (1 + 1e-12);
+         cand = timing_round_125(cand * 1.5)) {
+        if (mb_timing_interval_ok(t->clock, t->resolution_ns, cand, run, state)) {
+            t->enough_ns = cand;
+            t->enough_verified = true;
+            t->enough_source = "measured";
+            return;
+        }
+    }
+    t->enough_ns = fallback_ns;
+    t->enough_verified = false;
+    t->enough_source = "fallback";
+}
+
+double mb_timing_measure_loop_overhead(const mb_timing_t *t)
+{
+    volatile uint64_t sink = 0;
+    double est[LOOP_OVERHEAD_TRIES];
+    uint64_t n1 = 1, n2 = 1;
+    size_t good = 0;
+    for (int i = 0; i < LOOP_OVERHEAD_TRIES; i++) {
+        double t1 = mb_harness_experiment(t, mb_timing_use_int_loop1, (void *)&sink, &n1);
+        double t2 = mb_harness_experiment(t, mb_timing_use_int_loop2, (void *)&sink, &n2);
+        if (t1 > 0 && t2 > 0)
+            est[good++] = 2.0 * t1 / (double)n1 - t2 / (double)n2;
+    }
+    if (good == 0)
+        return 0.0;
+    mb_stats_t s;
+    mb_stats_summarize(est, good, &s);
+    return s.median > 0 ? s.median : 0.0;
+}
+
+/* lmbench's ENOUGH, TIMING_O and LOOP_O are in microseconds. */
+static bool timing_env_us(const char *name, double *ns)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return false;
+    char *end;
+    double us = strtod(v, &end);
+    if (*end != '\0' || !(us >= 0) || !isfinite(us))
+        return false;
+    *ns = us * 1000.0;
+    return true;
+}
+
+void mb_timing_calibrate(mb_timing_t *t, const mb_clock_t *clk, uint64_t enough_ns,
+                         uint64_t enough_max_ns, uint64_t enough_fallback_ns)
+{
+    volatile uint64_t sink = 0;
+    *t = (mb_timing_t){.clock = clk};
+    t->nominal_resolution_ns = clk->nominal_resolution_ns(clk->state);
+    t->resolution_ns = mb_timing_measure_resolution(clk, 1000);
+    if (!timing_env_us("TIMING_O", &t->overhead_ns))
+        t->overhead_ns = mb_timing_measure_overhead(clk, 1001);
+
+    double env_enough;
+    if (timing_env_us("ENOUGH", &env_enough) && env_enough > 0) {
+        t->enough_ns = env_enough;
+        t->enough_source = "environment";
+    } else if (enough_ns > 0) {
+        t->enough_ns = (double)enough_ns;
+        t->enough_source = "config";
+    } else {
+        mb_timing_compute_enough(t, (double)enough_max_ns, (double)enough_fallback_ns,
+                                 mb_timing_use_int_loop1, (void *)&sink);
+    }
+    if (!timing_env_us("LOOP_O", &t->loop_overhead_ns))
+        t->loop_overhead_ns = mb_timing_measure_loop_overhead(t);
+}

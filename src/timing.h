@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* Start-up calibration of the timing harness (seed 000 section 6): the clock's resolution,
+ * the timing overhead, the `enough` interval, and the loop overhead. */
+#ifndef MB_TIMING_H
+#define MB_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+
+/* A measured loop: runs `iters` iterations of some operation on `state`. */
+typedef void (*mb_run_fn)(void *state, uint64_t iters);
+
+typedef struct mb_timing {
+    const mb_clock_t *clock;
+    double nominal_resolution_ns; /* what the OS claims (clock_getres) */
+    double resolution_ns;         /* measured: smallest step between distinct readings */
+    double overhead_ns;           /* timing overhead: a clock read, seed 000 6.2 */
+    double enough_ns;             /* experiment duration with <1% timing error, seed 000 6.1 */
+    bool enough_verified;         /* true: enough passed the jiggle test; false: a fixed or fallback value */
+    const char *enough_source;    /* "measured", "config", "environment" or "fallback" */
+    double loop_overhead_ns;      /* per loop iteration, seed 000 6.3 */
+} mb_timing_t;
+
+/* Smallest positive step between successive distinct readings of clk, in ns (min over
+ * `samples` steps). */
+double mb_timing_measure_resolution(const mb_clock_t *clk, int samples);
+
+/* Timing overhead in ns: the median over `samples` of the interval between two back-to-back
+ * reads, i.e. the exit of the first read plus the entry of the second (seed 000 6.2). */
+double mb_timing_measure_overhead(const mb_clock_t *clk, int samples);
+
+/* Jiggle test (seed 000 6.1): with n iterations of run lasting about `interval_ns`, time n,
+ * 1.005n, 1.01n and 1.015n iterations (median of a few tries each) and accept when every
+ * time is within +-0.1% of its expected ratio to the first. Returns true when accepted. */
+bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double interval_ns,
+                           mb_run_fn run, void *state);
+
+/* Shortest interval that passes the jiggle test: candidates in a 1-2-5 sequence from
+ * 1000 x resolution (a clock step is then 0.1% of it) up to max_ns; when none passes,
+ * fallback_ns (seed 000 6.1: 1 s after 100 ms). Sets t->enough_ns, enough_verified and
+ * enough_source. */
+void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
+                              mb_run_fn run, void *state);
+
+/* Loop overhead per iteration (seed 000 6.3): loops with one and two instances of an
+ * operation give T1 = N1(l + o) and T2 = N2(l + 2o), so l = 2 T1/N1 - T2/N2; the median of
+ * 11 such estimates, clamped at 0. Needs t->enough_ns. */
+double mb_timing_measure_loop_overhead(const mb_timing_t *t);
+
+/* The operation used for the loop-overhead and enough measurements: `iters` calls of an
+ * out-of-line function that the compiler cannot remove (seed 000 Appendix, use_int). */
+void mb_timing_use_int_loop1(void *state, uint64_t iters);
+void mb_timing_use_int_loop2(void *state, uint64_t iters);
+
+/* Full start-up calibration on clock clk. enough_ns > 0 fixes enough (source "config");
+ * otherwise it is searched up to enough_max_ns with fallback enough_fallback_ns. The
+ * environment variables ENOUGH (us), TIMING_O and LOOP_O (us) override, as in lmbench. */
+void mb_timing_calibrate(mb_timing_t *t, const mb_clock_t *clk, uint64_t enough_ns,
+                         uint64_t enough_max_ns, uint64_t enough_fallback_ns);
+
+#endif

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
+ * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
+ * FILE system.clock.KEY for a clock figure. For scripts such as `make bench`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+static int get_usage(void)
+{
+    fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
+                    "       results_get FILE system.clock KEY\n");
+    return 2;
+}
+
+static int get_print(const json_t *v, const char *what)
+{
+    if (json_is_number(v)) {
+        printf("%.10g\n", json_number_value(v));
+        return 0;
+    }
+    if (json_is_string(v)) {
+        printf("%s\n", json_string_value(v));
+        return 0;
+    }
+    fprintf(stderr, "results_get: no number at %s\n", what);
+    return 1;
+}
+
+static int get_params_match(const json_t *params, int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++) {
+        char key[128];
+        const char *eq = strchr(argv[i], '=');
+        if (!eq || (size_t)(eq - argv[i]) >= sizeof key)
+            return 0;
+        memcpy(key, argv[i], (size_t)(eq - argv[i]));
+        key[eq - argv[i]] = '\0';
+        const json_t *v = json_object_get(params, key);
+        char text[64];
+        if (json_is_string(v))
+            snprintf(text, sizeof text, "%s", json_string_value(v));
+        else if (json_is_integer(v))
+            snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+        else
+            return 0;
+        if (strcmp(text, eq + 1) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4)
+        return get_usage();
+    json_error_t jerr;
+    json_t *root = json_load_file(argv[1], 0, &jerr);
+    if (!root) {
+        fprintf(stderr, "results_get: %s:%d: %s\n", argv[1], jerr.line, jerr.text);
+        return 1;
+    }
+    int rc = 1;
+    if (strcmp(argv[2], "system.clock") == 0) {
+        rc = get_print(json_object_get(json_object_get(json_object_get(root, "system"), "clock"),
+                                       argv[3]),
+                       argv[3]);
+        goto done;
+    }
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        if (strcmp(json_string_value(json_object_get(b, "name")), argv[2]) != 0)
+            continue;
+        size_t j;
+        json_t *pt;
+        json_array_foreach(json_object_get(b, "points"), j, pt)
+        {
+            if (!get_params_match(json_object_get(pt, "params"), argc - 4, argv + 4))
+                continue;
+            const char *field = argv[3];
+            if (strncmp(field, "bandwidth.", 10) == 0) {
+                pt = json_object_get(pt, "bandwidth_bytes_per_s");
+                field += 10;
+            }
+            rc = get_print(json_object_get(pt, field), argv[3]);
+            goto done;
+        }
+    }
+    fprintf(stderr, "results_get: %s: no point of %s matches\n", argv[1], argv[2]);
+done:
+    json_decref(root);
+    return rc;
+}

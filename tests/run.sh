@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# mbsuite's test run (make check): the unit tests (cmocka, counted per test case), then
+# end-to-end cases of the real program under mpirun. Ends with "N passed, N failed".
+# Timings are never asserted here; `make bench` prints them.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${MB_BUILD:-build}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Oversubscribed ranks must yield their core while they wait, or they starve each other.
+export OMPI_MCA_mpi_yield_when_idle=1
+MPIRUN="mpirun --oversubscribe"
+TMP=$(mktemp -d /tmp/mbsuite-tests.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0 failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 20; }
+
+# expect NAME STATUS GREP -- COMMAND...: COMMAND exits with STATUS and its output
+# (stdout and stderr) matches the extended regex GREP ('' for anything).
+expect() {
+    local name=$1 status=$2 pattern=$3
+    shift 4
+    local out="$TMP/out.$passed.$failed"
+    "$@" >"$out" 2>&1
+    local rc=$?
+    if [ "$rc" -ne "$status" ]; then
+        echo "       exit status $rc, expected $status" >>"$out"
+        fail "$name" "$out"
+    elif [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$out"; then
+        echo "       output does not match /$pattern/" >>"$out"
+        fail "$name" "$out"
+    else
+        pass "$name"
+    fi
+}
+
+# --- unit tests: one line per cmocka test case (TAP) ---
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    log="$TMP/$(basename "$t").tap"
+    CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$log" 2>&1
+    rc=$?
+    while read -r line; do
+        case "$line" in
+            "ok "*) pass "$(basename "$t"): ${line#ok * - }" ;;
+            "not ok "*) fail "$(basename "$t"): ${line#not ok * - }" "$log" ;;
+        esac
+    done <"$log"
+    if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$log"; then
+        fail "$(basename "$t") exited $rc" "$log"
+    fi
+done
+
+# --- the registry lists every descriptor defined in the tree ---
+defined=$(grep -rhoE 'const mb_bench_t mb_bench_[a-z0-9_]+ =' src mpi shm 2>/dev/null |
+          sed -E 's/.*mb_bench_([a-z0-9_]+) =/\1/' | sort)
+listed=$(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\((.*)\)/\1/' | sort)
+if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"; else
+    echo "defined: $defined" >"$TMP/reg"; echo "listed: $listed" >>"$TMP/reg"
+    fail "bench_list.def lists every descriptor" "$TMP/reg"; fi
+
+# --- command line ---
+expect "--help prints usage" 0 '^usage: mpirun -np N mbsuite' -- ./mbsuite --help
+expect "--version prints the version" 0 '^mbsuite [0-9]+\.[0-9]+\.[0-9]+$' -- ./mbsuite --version
+for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
+    expect "--list shows $b" 0 "^$b " -- ./mbsuite --list
+done
+expect "an unknown option is refused" 2 "unknown option '--bogus'" -- ./mbsuite --bogus
+expect "a missing option value is refused" 2 "option '--config' needs a value" -- ./mbsuite --config
+expect "a stray argument is refused" 2 "unexpected argument 'extra'" -- ./mbsuite extra
+
+# --- bad input leaves no result directory ---
+printf '[run]\nmin_experiments = 11\nbogus_key = 1\n' >"$TMP/unknown_key.ini"
+printf '[run]\nci_target = 2%%\n[harness]\nbcopy_sizes = 4X\n' >"$TMP/bad_unit.ini"
+printf '[nosuch]\n' >"$TMP/unknown_section.ini"
+expect "unknown key: file and line named, exit 2" 2 "unknown_key.ini:3: .*bogus_key" -- \
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/unknown_key.ini" --out "$TMP/r1"
+[ ! -e "$TMP/r1" ] && pass "unknown key: no result directory" || fail "unknown key: no result directory"
+expect "bad unit: file and line named, exit 2" 2 "bad_unit.ini:4: .*4X" -- \
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/bad_unit.ini" --out "$TMP/r2"
+[ ! -e "$TMP/r2" ] && pass "bad unit: no result directory" || fail "bad unit: no result directory"
+expect "unknown section: file and line named, exit 2" 2 "unknown_section.ini:1: .*nosuch" -- \
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/unknown_section.ini" --out "$TMP/r3"
+expect "missing config file: named, exit 2" 2 "$TMP/none.ini: cannot read" -- \
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/none.ini" --out "$TMP/r4"
+expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
+    $MPIRUN -np 2 ./mbsuite --config config/quick.ini --only 'zzz*' --out "$TMP/r5"
+[ ! -e "$TMP/r4" ] && [ ! -e "$TMP/r5" ] && pass "no result directory after config errors" ||
+    fail "no result directory after config errors"
+
+# --- a full quick run at -np 2 ---
+expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
+    $MPIRUN -np 2 ./mbsuite --config config/quick.ini --out "$TMP/quick"
+expect_benches=""
+for b in $(grep -oE '^MB_BENCH\(harness_[a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(harness_(.*)\)/harness.\1/'); do
+    expect_benches="$expect_benches --expect-bench $b"
+done
+# shellcheck disable=SC2086
+expect "quick run: results.json valid and complete" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --complete $expect_benches "$TMP/quick/results.json"
+expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
+[ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
+    fail "quick run: no temporary files left"
+
+# --- one process without mpirun (singleton MPI) ---
+expect "singleton run of one benchmark" 0 'report:' -- \
+    ./mbsuite --config config/quick.ini --only harness.timer --out "$TMP/single"
+expect "singleton run: results valid" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --complete --expect-bench harness.timer "$TMP/single/results.json"
+
+# --- a run killed half-way leaves valid files holding what finished ---
+$MPIRUN -np 2 ./mbsuite --config config/default.ini --out "$TMP/killed" >"$TMP/killed.log" 2>&1 &
+launcher=$!
+for _ in $(seq 1 600); do
+    if [ -f "$TMP/killed/results.json" ] && grep -q '"harness.timer"' "$TMP/killed/results.json" 2>/dev/null; then
+        break
+    fi
+    sleep 0.1
+done
+pkill -KILL -f "mbsuite --config config/default.ini --out $TMP/killed" 2>/dev/null
+wait "$launcher" 2>/dev/null
+expect "killed run: results.json still valid" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --expect-bench harness.timer "$TMP/killed/results.json"
+expect "killed run: marked incomplete" 0 '"complete": false' -- cat "$TMP/killed/results.json"
+
+# --- the lmbench 2.0 examples (seed 000 Appendix) build and print plausible figures ---
+expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} microseconds$' -- "$BUILD/examples/lrand48"
+expect "example bcopy prints MB/sec" 0 '^[1-9][0-9]*\.[0-9]{2} MB/sec$' -- "$BUILD/examples/bcopy"
+expect "example bcopy_cold prints MB/sec" 0 '^[1-9][0-9]*\.[0-9]{2} MB/sec$' -- "$BUILD/examples/bcopy_cold"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,573 @@
+/* SPDX-License-Identifier: MIT */
+/* Output modules without MPI: atomic file replacement, the results directory's life cycle
+ * (checked with the same validator the end-to-end tests use), and report rendering from a
+ * fixture document (tests/data/results/complete.json). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "fileutil.h"
+#include "report.h"
+#include "results.h"
+#include "results_check.h"
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static char *tmpdir_new(void)
+{
+    char *dir = strdup("/tmp/mbsuite-test-results.XXXXXX");
+    assert_non_null(dir);
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static int tmpdir_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void tmpdir_free(char *dir)
+{
+    assert_int_equal(nftw(dir, tmpdir_remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+    free(dir);
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+    char *p = NULL;
+    assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
+    return p;
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    int ch;
+    while ((ch = fgetc(f)) != EOF)
+        fputc(ch, m);
+    fclose(f);
+    fclose(m);
+    return buf;
+}
+
+/* Names in dir other than . and .., joined by spaces, for exact comparisons. */
+static char *dir_listing(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            fprintf(m, "%s%s", n++ ? " " : "", e->d_name);
+    }
+    closedir(d);
+    fclose(m);
+    return buf;
+}
+
+/* The fixture, found beside this source file (tests are built from the repository root). */
+static json_t *load_fixture(const char *name)
+{
+    const char *file = __FILE__;
+    const char *slash = strrchr(file, '/');
+    char path[1024];
+    snprintf(path, sizeof path, "%.*s/data/results/%s", slash ? (int)(slash - file) : 1, slash ? file : ".", name);
+    json_error_t jerr;
+    json_t *root = json_load_file(path, 0, &jerr);
+    if (!root)
+        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+    return root;
+}
+
+/* Through a temporary file rather than open_memstream, which gcc 12 -O3 mistakes for a
+ * dangling pointer once inlined. */
+static char *render(const json_t *root)
+{
+    FILE *t = tmpfile();
+    assert_non_null(t);
+    assert_int_equal(mb_report_write(t, root), 0);
+    long len = ftell(t);
+    assert_true(len >= 0);
+    rewind(t);
+    char *buf = malloc((size_t)len + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)len, t), (size_t)len);
+    buf[len] = '\0';
+    fclose(t);
+    return buf;
+}
+
+#define assert_contains(haystack, needle)                                                          \
+    do {                                                                                           \
+        if (!strstr((haystack), (needle)))                                                         \
+            fail_msg("expected \"%s\" in:\n%s", (needle), (haystack));                             \
+    } while (0)
+
+static int check_doc(const json_t *root, bool complete, mb_results_check_counts_t *counts)
+{
+    char err[512] = "";
+    mb_results_check_opts_t opts = {.require_complete = complete};
+    int rc = mb_results_check(root, &opts, counts, err, sizeof err);
+    if (rc != 0)
+        print_error("%s\n", err);
+    return rc;
+}
+
+static json_t *load_results_file(const char *dir)
+{
+    char *path = path_join(dir, "results.json");
+    json_error_t jerr;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+    free(path);
+    return root;
+}
+
+static json_t *bench_point(json_t *root, size_t b, size_t p)
+{
+    json_t *bench = json_array_get(json_object_get(root, "benchmarks"), b);
+    return json_array_get(json_object_get(bench, "points"), p);
+}
+
+/* ---- fileutil --------------------------------------------------------------------- */
+
+static int write_text(FILE *f, void *arg)
+{
+    return fputs((const char *)arg, f) < 0 ? -1 : 0;
+}
+
+/* Writes half its content, then fails, like a writer hitting an error mid-way. */
+static int write_then_fail(FILE *f, void *arg)
+{
+    (void)arg;
+    fputs("partial new cont", f);
+    return -1;
+}
+
+static void test_atomic_write_whole(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    assert_int_equal(mb_file_write_atomic(path, write_text, "first\n", err, sizeof err), 0);
+    assert_int_equal(mb_file_write_atomic(path, write_text, "second version\n", err, sizeof err), 0);
+    char *content = read_all(path);
+    assert_string_equal(content, "second version\n");
+    char *names = dir_listing(dir);
+    assert_string_equal(names, "out.txt");
+    free(names);
+    free(content);
+    free(path);
+    tmpdir_free(dir);
+}
+
+static void test_atomic_write_failing_writer_keeps_old(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    assert_int_equal(mb_file_write_atomic(path, write_text, "old\n", err, sizeof err), 0);
+    assert_int_equal(mb_file_write_atomic(path, write_then_fail, NULL, err, sizeof err), -1);
+    assert_contains(err, path);
+    char *content = read_all(path);
+    assert_string_equal(content, "old\n");
+    char *names = dir_listing(dir);
+    assert_string_equal(names, "out.txt"); /* no temporary file left */
+    free(names);
+    free(content);
+    free(path);
+    tmpdir_free(dir);
+}
+
+static void test_atomic_write_rename_fails(void **state)
+{
+    (void)state;
+    /* A directory in the target's place: everything succeeds up to the rename. */
+    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(mb_file_write_atomic(path, write_text, "x", err, sizeof err), -1);
+    assert_contains(err, "rename");
+    char *names = dir_listing(dir);
+    assert_string_equal(names, "out.txt");
+    free(names);
+    free(path);
+    tmpdir_free(dir);
+}
+
+static void test_atomic_write_missing_dir(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), *path = path_join(dir, "no/such/out.txt"), err[256] = "";
+    assert_int_equal(mb_file_write_atomic(path, write_text, "x", err, sizeof err), -1);
+    assert_contains(err, path);
+    free(path);
+    tmpdir_free(dir);
+}
+
+static void test_mkdir_p(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[256] = "";
+    char *deep = path_join(dir, "a/b//c/");
+    assert_int_equal(mb_mkdir_p(deep, err, sizeof err), 0);
+    assert_int_equal(mb_mkdir_p(deep, err, sizeof err), 0); /* exists: fine */
+    struct stat st;
+    char *c = path_join(dir, "a/b/c");
+    assert_int_equal(stat(c, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+
+    char *file = path_join(dir, "a/file");
+    assert_int_equal(mb_file_write_atomic(file, write_text, "x", err, sizeof err), 0);
+    char *under = path_join(dir, "a/file/d");
+    assert_int_equal(mb_mkdir_p(under, err, sizeof err), -1);
+    assert_contains(err, "not a directory");
+    assert_int_equal(mb_mkdir_p(file, err, sizeof err), -1);
+    assert_int_equal(mb_mkdir_p("", err, sizeof err), -1);
+    free(under);
+    free(file);
+    free(c);
+    free(deep);
+    tmpdir_free(dir);
+}
+
+/* ---- results ---------------------------------------------------------------------- */
+
+static json_t *fixture_benchmark(const json_t *fixture, size_t i)
+{
+    json_t *b = json_deep_copy(json_array_get(json_object_get(fixture, "benchmarks"), i));
+    assert_non_null(b);
+    return b;
+}
+
+static void test_results_lifecycle(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[512] = "";
+    json_t *fixture = load_fixture("complete.json");
+    mb_results_check_counts_t counts;
+
+    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
+                                      err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    json_t *disk = load_results_file(dir);
+    assert_int_equal(check_doc(disk, false, &counts), 0);
+    assert_int_equal(counts.benchmarks, 0);
+    assert_true(json_is_false(json_object_get(disk, "complete")));
+    assert_true(json_is_null(json_object_get(disk, "finished_utc")));
+    char err2[256];
+    mb_results_check_opts_t need_complete = {.require_complete = true};
+    assert_int_equal(mb_results_check(disk, &need_complete, NULL, err2, sizeof err2), -1);
+    /* Keys in schema order, as results.h lists them. */
+    const char *first = json_object_iter_key(json_object_iter(disk));
+    assert_string_equal(first, "schema");
+    json_decref(disk);
+    char *report_path = path_join(dir, "report.txt");
+    char *report = read_all(report_path);
+    assert_contains(report, "INCOMPLETE (run stopped early)");
+    free(report);
+
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+    disk = load_results_file(dir);
+    assert_int_equal(check_doc(disk, false, &counts), 0);
+    assert_int_equal(counts.benchmarks, 1);
+    assert_int_equal(counts.points, 2);
+    json_decref(disk);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
+    assert_int_equal(json_array_size(json_object_get(mb_results_json(r), "benchmarks")), 2);
+
+    assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);
+    disk = load_results_file(dir);
+    assert_int_equal(check_doc(disk, true, &counts), 0);
+    assert_int_equal(counts.benchmarks, 2);
+    assert_true(json_is_string(json_object_get(disk, "finished_utc")));
+    /* Figures survive the round trip through the file. */
+    const json_t *pt = bench_point(disk, 0, 0);
+    assert_float_equal(json_number_value(json_object_get(pt, "median")), 40123.4, 1e-9);
+    json_decref(disk);
+
+    report = read_all(report_path);
+    assert_contains(report, "status          complete");
+    assert_contains(report, "harness.bcopy \u2014 bcopy of size_bytes bytes");
+    assert_contains(report, "mpi.pingpong \u2014 skipped: needs 2 ranks");
+    free(report);
+    char *names = dir_listing(dir);
+    assert_true(strcmp(names, "results.json report.txt") == 0 || strcmp(names, "report.txt results.json") == 0);
+    free(names);
+    free(report_path);
+    json_decref(fixture);
+    tmpdir_free(dir);
+}
+
+static void test_results_write_failure_keeps_files(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[512] = "";
+    json_t *fixture = load_fixture("complete.json");
+    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
+                                      err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+
+    /* A directory where the temporary file goes makes the next write fail. */
+    char *blocker = NULL;
+    assert_true(asprintf(&blocker, "%s/results.json.tmp.%ld", dir, (long)getpid()) > 0);
+    assert_int_equal(mkdir(blocker, 0755), 0);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 2), err, sizeof err), -1);
+    assert_contains(err, "results.json");
+    json_t *disk = load_results_file(dir);
+    mb_results_check_counts_t counts;
+    assert_int_equal(check_doc(disk, false, &counts), 0);
+    assert_int_equal(counts.benchmarks, 1);
+    json_decref(disk);
+
+    /* Not a benchmark object: refused, reference released. */
+    assert_int_equal(mb_results_add_benchmark(r, json_string("nope"), err, sizeof err), -1);
+
+    /* Once writing works again, the benchmark kept in memory reaches the file. */
+    assert_int_equal(rmdir(blocker), 0);
+    assert_int_equal(mb_results_close(r, false, err, sizeof err), 0);
+    disk = load_results_file(dir);
+    assert_int_equal(check_doc(disk, false, &counts), 0);
+    assert_int_equal(counts.benchmarks, 2);
+    assert_true(json_is_false(json_object_get(disk, "complete")));
+    json_decref(disk);
+    free(blocker);
+    json_decref(fixture);
+    tmpdir_free(dir);
+}
+
+static void test_results_open_missing_dir(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    json_t *system = json_object(), *config = json_object();
+    assert_null(mb_results_open("/nonexistent/mbsuite/dir", system, config, err, sizeof err));
+    assert_contains(err, "/nonexistent/mbsuite/dir/results.json");
+    /* The caller's references are its own still. */
+    assert_int_equal(system->refcount, 1);
+    json_decref(system);
+    json_decref(config);
+}
+
+/* ---- results_check ---------------------------------------------------------------- */
+
+static void test_check_fixture(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("complete.json");
+    mb_results_check_counts_t counts;
+    assert_int_equal(check_doc(root, true, &counts), 0);
+    assert_int_equal(counts.benchmarks, 3);
+    assert_int_equal(counts.points, 3);
+    json_decref(root);
+}
+
+/* One broken copy of the fixture per case, and the start of the message it must give. */
+static void check_broken(size_t which, json_t *root)
+{
+    json_t *bench0 = json_array_get(json_object_get(root, "benchmarks"), 0);
+    json_t *bench1 = json_array_get(json_object_get(root, "benchmarks"), 1);
+    json_t *pt = bench_point(root, 0, 1);
+    switch (which) {
+    case 0: json_object_set_new(pt, "median", json_real(-3.0)); break;
+    case 1: json_object_set_new(bench0, "points", json_array()); break;
+    case 2: json_object_set_new(bench1, "skipped", json_string("")); break;
+    case 3: json_object_set_new(pt, "ci95", json_pack("[f, f]", 96000.0, 101000.0)); break;
+    case 4: json_object_set_new(pt, "n", json_integer(0)); break;
+    case 5: json_object_set_new(root, "complete", json_false()); break;
+    case 6: json_object_del(json_object_get(root, "system"), "clock"); break;
+    case 7: json_object_set_new(pt, "min", json_real(99999.0)); break;
+    case 8: json_object_set_new(json_object_get(pt, "bandwidth_bytes_per_s"), "ci95", json_pack("[f]", 1.0)); break;
+    case 9: json_object_set_new(root, "started_utc", json_string("yesterday")); break;
+    case 10: json_object_set_new(json_object_get(pt, "params"), "size_bytes", json_true()); break;
+    case 11: json_object_set_new(bench0, "unit", json_string("us")); break;
+    case 12: json_array_remove(json_object_get(json_object_get(root, "system"), "bindings"), 1); break;
+    case 13: json_object_set_new(root, "schema", json_string("mbsuite-results/0")); break;
+    }
+}
+
+static void test_check_reports_path(void **state)
+{
+    (void)state;
+    static const char *const expected[] = {
+        "$.benchmarks[0].points[1].median: -3 must be positive",
+        "$.benchmarks[0].points: no points",
+        "$.benchmarks[1].skipped: must not be empty",
+        "$.benchmarks[0].points[1]: ci95 lo 96000 > median 95432.1",
+        "$.benchmarks[0].points[1].n: 0 is below the minimum 1",
+        "$.complete: false, but the run must be complete",
+        "$.system: missing key \"clock\"",
+        "$.benchmarks[0].points[1]: min 99999 > median 95432.1",
+        "$.benchmarks[0].points[1].bandwidth_bytes_per_s.ci95: expected [lo, hi], got 1 elements",
+        "$.started_utc: \"yesterday\" is not an ISO 8601",
+        "$.benchmarks[0].points[1].params.size_bytes: expected string or number, got boolean",
+        "$.benchmarks[0].unit: \"us\" but all times are in ns",
+        "$.system.bindings: 1 entries for 2 ranks",
+        "$.schema: \"mbsuite-results/0\", expected \"mbsuite-results/1\"",
+    };
+    json_t *fixture = load_fixture("complete.json");
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        json_t *root = json_deep_copy(fixture);
+        char err[512] = "";
+        mb_results_check_opts_t opts = {.require_complete = true};
+        check_broken(i, root);
+        assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+        if (strncmp(err, expected[i], strlen(expected[i])) != 0)
+            fail_msg("case %zu: expected \"%s...\", got \"%s\"", i, expected[i], err);
+        json_decref(root);
+    }
+    json_decref(fixture);
+}
+
+static void test_check_expect_bench(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("complete.json");
+    char err[512] = "";
+    const char *present[] = {"harness.bcopy", "harness.null"};
+    mb_results_check_opts_t opts = {.expect_bench = present, .n_expect_bench = 2};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), 0);
+
+    const char *skipped[] = {"mpi.pingpong"};
+    opts = (mb_results_check_opts_t){.expect_bench = skipped, .n_expect_bench = 1};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+    assert_contains(err, "$.benchmarks[1]: expected benchmark \"mpi.pingpong\" was skipped");
+
+    const char *missing[] = {"shm.nothing"};
+    opts = (mb_results_check_opts_t){.expect_bench = missing, .n_expect_bench = 1};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+    assert_contains(err, "$.benchmarks: expected benchmark \"shm.nothing\" is missing");
+
+    assert_int_equal(mb_results_check(json_array_get(json_object_get(root, "benchmarks"), 0), NULL, NULL, err,
+                                      sizeof err),
+                     -1);
+    assert_contains(err, "$: missing key \"schema\"");
+    json_decref(root);
+}
+
+/* ---- report ----------------------------------------------------------------------- */
+
+static void test_report_fixture(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("complete.json");
+    char *text = render(root);
+    /* Context block first. */
+    assert_true(strstr(text, "mbsuite 0.1.0") == text);
+    assert_contains(text, "status          complete\n");
+    assert_contains(text, "ranks / nodes   2 / 1\n");
+    assert_contains(text, "CPU             Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz; 1 socket, 1 core, 2 PUs");
+    assert_contains(text, "caches          L1d 48K x1, L1i 32K x1, L2 1.25M x1, L3 54M x1\n");
+    assert_contains(text, "MPI             Open MPI v4.1.4 (MPI 3.1)\n");
+    assert_contains(text, "MPI env         OMPI_MCA_btl=self,vader\n");
+    assert_contains(text, "clock           CLOCK_MONOTONIC\n");
+    assert_contains(text, "resolution      20.50 ns measured (1.000 ns nominal)\n");
+    assert_contains(text, "enough          5.000 ms (verified by the jiggle test; measured)\n");
+    assert_contains(text, "loop overhead   0.3125 ns per iteration\n");
+    assert_contains(text, "rank 1: node 0 (node0), cpus 1\n");
+    /* The bcopy table: header with units, rows aligned under it. */
+    assert_contains(text, "harness.bcopy \u2014 bcopy of size_bytes bytes, warm and cold cache\n"
+                          "  measures: time of one bcopy() call of size_bytes bytes\n"
+                          "  size_bytes  cache  median ns     95% CI (ns)   n  CI ok  bandwidth MB/s\n"
+                          "     1048576  warm       40123   39900 - 40400  11  yes             26133\n"
+                          "     1048576  cold       95432  90000 - 101000  51  no              10988\n"
+                          "  derived:\n"
+                          "    loop_overhead_ns  0.3125\n"
+                          "    note              cold: cache flushed by a 4x LLC sweep\n");
+    assert_contains(text, "\nmpi.pingpong \u2014 skipped: needs 2 ranks, the run has 1\n");
+    /* A benchmark without parameters and without bandwidth. */
+    assert_contains(text, "  median ns      95% CI (ns)   n  CI ok\n"
+                          "     0.5000  0.5000 - 0.5000  11  yes\n");
+    /* Missed CI targets listed last. */
+    const char *missed = strstr(text, "CI target not met");
+    assert_non_null(missed);
+    assert_contains(missed, "harness.bcopy size_bytes=1048576 cache=cold: CI half-width 5.83% of the median "
+                            "after 51 experiments\n");
+    assert_null(strstr(missed, "cache=warm"));
+    free(text);
+    json_decref(root);
+}
+
+static void test_report_missing_fields(void **state)
+{
+    (void)state;
+    json_t *root = json_pack("{s:b, s:{s:i}, s:[{s:s, s:[s], s:[{s:{s:i}, s:f}]}, {s:s, s:[]}]}", "complete", 0,
+                             "system", "ranks", 4, "benchmarks", "name", "x.sparse", "params", "size_bytes", "points",
+                             "params", "size_bytes", 64, "median", 12.345678, "name", "x.empty", "points");
+    assert_non_null(root);
+    char *text = render(root);
+    assert_contains(text, "status          INCOMPLETE (run stopped early)\n");
+    assert_contains(text, "ranks / nodes   4 / -\n");
+    assert_contains(text, "host            -\n");
+    assert_contains(text, "enough          - (-)\n");
+    assert_contains(text, "x.sparse \u2014 -\n  measures: -\n"
+                          "  size_bytes  median ns  95% CI (ns)  n  CI ok\n"
+                          "          64      12.35            -  -  -\n");
+    assert_contains(text, "x.empty \u2014 -\n  measures: -\n  (no points)\n");
+    assert_null(strstr(text, "CI target not met"));
+    free(text);
+    json_decref(root);
+
+    json_t *empty = json_object();
+    text = render(empty);
+    assert_contains(text, "(no benchmarks finished)\n");
+    free(text);
+    json_decref(empty);
+}
+
+static void test_report_write_error(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("complete.json");
+    FILE *f = fopen("/dev/null", "r"); /* every write fails */
+    assert_non_null(f);
+    assert_int_equal(mb_report_write(f, root), -1);
+    fclose(f);
+    json_decref(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_atomic_write_whole),
+        cmocka_unit_test(test_atomic_write_failing_writer_keeps_old),
+        cmocka_unit_test(test_atomic_write_rename_fails),
+        cmocka_unit_test(test_atomic_write_missing_dir),
+        cmocka_unit_test(test_mkdir_p),
+        cmocka_unit_test(test_results_lifecycle),
+        cmocka_unit_test(test_results_write_failure_keeps_files),
+        cmocka_unit_test(test_results_open_missing_dir),
+        cmocka_unit_test(test_check_fixture),
+        cmocka_unit_test(test_check_reports_path),
+        cmocka_unit_test(test_check_expect_bench),
+        cmocka_unit_test(test_report_fixture),
+        cmocka_unit_test(test_report_missing_fields),
+        cmocka_unit_test(test_report_write_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Expected values below were computed independently (Python, exact binomial sums with
+ * fractions.Fraction, statistics.median/mean/stdev), not copied from stats.c's output. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+#define EPS 1e-12
+
+static void assert_close(double got, double want)
+{
+    if (fabs(got - want) > EPS * fmax(1.0, fabs(want)))
+        fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static void test_median_odd(void **state)
+{
+    (void)state;
+    double x[] = {5, 1, 4, 2, 3};
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(x, 5, &s), 0);
+    assert_close(s.median, 3);
+    assert_close(s.min, 1);
+    assert_close(s.max, 5);
+    assert_close(x[0], 1); /* sorted in place */
+    assert_close(x[4], 5);
+}
+
+static void test_median_even(void **state)
+{
+    (void)state;
+    double x[] = {9, 4, 2, 7, 5, 4, 5, 4};
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(x, 8, &s), 0);
+    assert_close(s.median, 4.5);
+}
+
+static void test_mean_sd(void **state)
+{
+    (void)state;
+    double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(x, 8, &s), 0);
+    assert_int_equal(s.n, 8);
+    assert_close(s.mean, 5);
+    assert_close(s.stddev, sqrt(32.0 / 7.0)); /* sample sd, n - 1 */
+}
+
+static void test_quantiles_1_to_100(void **state)
+{
+    (void)state;
+    double x[100];
+    mb_stats_t s;
+    for (int i = 0; i < 100; i++)
+        x[i] = 100 - i; /* reversed: summarize must sort */
+    assert_int_equal(mb_stats_summarize(x, 100, &s), 0);
+    /* linear interpolation at index f * (n - 1): 89.1 -> 90.1, 98.01 -> 99.01 */
+    assert_close(s.p90, 90.1);
+    assert_close(s.p99, 99.01);
+    assert_close(s.median, 50.5);
+    assert_close(s.mean, 50.5);
+}
+
+struct ci_case {
+    size_t n;
+    double level;
+    size_t lo, hi;
+    double coverage;
+};
+
+static void test_ci_ranks(void **state)
+{
+    (void)state;
+    static const struct ci_case cases[] = {
+        {1, 0.95, 1, 1, 0.0},
+        {2, 0.95, 1, 2, 0.5},
+        {5, 0.95, 1, 5, 0.9375},
+        {6, 0.95, 1, 6, 0.96875},
+        {8, 0.95, 1, 8, 0.9921875},
+        {9, 0.95, 2, 8, 0.9609375},
+        {11, 0.95, 2, 10, 1.0 - 2.0 * 12.0 / 2048.0},
+        {12, 0.95, 3, 10, 0.96142578125},
+        {17, 0.95, 5, 13, 0.950958251953125},
+        {51, 0.95, 19, 33, 0.9511261076817297},
+        {100, 0.95, 40, 61, 0.9647997997822951},
+        {1000, 0.95, 469, 532, 0.9537088026395019},
+        {100, 0.99, 37, 64, 0.9933628794840739},
+        {11, 0.50, 4, 8, 0.7734375},
+        {20, 0.90, 6, 15, 0.9586105346679688},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct ci_case *c = &cases[i];
+        size_t lo = 99, hi = 99;
+        double cov = -1;
+        mb_stats_median_ci_ranks(c->n, c->level, &lo, &hi, &cov);
+        if (lo != c->lo || hi != c->hi || fabs(cov - c->coverage) > 1e-9)
+            fail_msg("n=%zu level=%g: got [%zu,%zu] %.12g, want [%zu,%zu] %.12g", c->n, c->level,
+                     lo, hi, cov, c->lo, c->hi, c->coverage);
+    }
+    size_t lo, hi;
+    mb_stats_median_ci_ranks(11, 0.95, &lo, &hi, NULL); /* coverage is optional */
+    assert_int_equal(lo, 2);
+    assert_int_equal(hi, 10);
+    mb_stats_median_ci_ranks(0, 0.95, &lo, &hi, NULL);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 0);
+}
+
+static void test_ci_values_shuffled(void **state)
+{
+    (void)state;
+    double x[] = {33.1, 15.9, 65.4, 8.2, 54.1, 37.2, 6.7, 51.2, 4.7, 43.9, 7.9};
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(x, 11, &s), 0);
+    /* sorted: 4.7 6.7 7.9 8.2 15.9 33.1 37.2 43.9 51.2 54.1 65.4; ranks [2, 10] */
+    assert_close(s.median, 33.1);
+    assert_close(s.ci95_lo, 6.7);
+    assert_close(s.ci95_hi, 54.1);
+    assert_close(s.ci95_coverage, 253.0 / 256.0);
+    assert_close(s.mean, 29.845454545454547);
+    assert_close(s.stddev, 22.098070668561256);
+    assert_close(s.p90, 54.1);
+    assert_close(s.p99, 64.27);
+    assert_close(mb_stats_ci_rel_halfwidth(&s), 26.4 / 33.1);
+}
+
+static void test_rel_halfwidth_nonpositive(void **state)
+{
+    (void)state;
+    mb_stats_t s = {.median = 0.0, .ci95_lo = -1.0, .ci95_hi = 1.0};
+    assert_true(isinf(mb_stats_ci_rel_halfwidth(&s)));
+    s.median = -2.0;
+    assert_true(isinf(mb_stats_ci_rel_halfwidth(&s)));
+    s = (mb_stats_t){.median = 10.0, .ci95_lo = 9.0, .ci95_hi = 10.5};
+    assert_close(mb_stats_ci_rel_halfwidth(&s), 0.1);
+}
+
+static void test_n0_and_nan(void **state)
+{
+    (void)state;
+    double x[] = {1.0, NAN, 2.0};
+    mb_stats_t s = {.n = 77};
+    assert_int_equal(mb_stats_summarize(x, 0, &s), -1);
+    assert_int_equal(mb_stats_summarize(x, 3, &s), -1);
+    assert_int_equal(s.n, 77); /* untouched */
+}
+
+static void test_n1(void **state)
+{
+    (void)state;
+    double x[] = {42.5};
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(x, 1, &s), 0);
+    assert_int_equal(s.n, 1);
+    assert_close(s.min, 42.5);
+    assert_close(s.median, 42.5);
+    assert_close(s.mean, 42.5);
+    assert_close(s.max, 42.5);
+    assert_close(s.p90, 42.5);
+    assert_close(s.p99, 42.5);
+    assert_close(s.ci95_lo, 42.5);
+    assert_close(s.ci95_hi, 42.5);
+    assert_close(s.stddev, 0.0);
+    assert_close(s.ci95_coverage, 0.0);
+    assert_close(mb_stats_ci_rel_halfwidth(&s), 0.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_median_odd),
+        cmocka_unit_test(test_median_even),
+        cmocka_unit_test(test_mean_sd),
+        cmocka_unit_test(test_quantiles_1_to_100),
+        cmocka_unit_test(test_ci_ranks),
+        cmocka_unit_test(test_ci_values_shuffled),
+        cmocka_unit_test(test_rel_halfwidth_nonpositive),
+        cmocka_unit_test(test_n0_and_nan),
+        cmocka_unit_test(test_n1),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
