@@ -11,6 +11,7 @@ BUILD      := build
 OPT        ?= -O2
 SANITIZE   ?=
 NP         ?= 2
+EXE        ?= mbsuite
 
 # pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
@@ -48,9 +49,9 @@ all: deps
 deps:
 	@scripts/deps.sh
 
-build: mbsuite
+build: $(EXE)
 
-mbsuite: $(MAIN_OBJ) $(LIB)
+$(EXE): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(LIB): $(LIB_OBJ)
@@ -78,7 +79,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
-test-programs: mbsuite $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
+test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory build
@@ -94,10 +95,10 @@ bench: deps
 
 # The same tests under AddressSanitizer and UBSan, in a separate build tree.
 asan: deps
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=build-asan EXE=build-asan/mbsuite OPT=-O1 \
 	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    test-programs
-	@MB_BUILD=build-asan tests/run.sh
+	@MB_BUILD=build-asan MB_EXE=build-asan/mbsuite tests/run.sh
 
 format:
 	clang-format -i $(wildcard src/*.[ch] src/bench/*.c mpi/*.[ch] shm/*.[ch] tests/*.c)

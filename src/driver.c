@@ -198,7 +198,7 @@ static json_t *driver_mpi_json(void)
 static json_t *driver_system_json(MPI_Comm comm, hwloc_topology_t topo, const mb_timing_t *t,
                                   int argc, char **argv)
 {
-    json_t *gathered = mb_sysinfo_gather(comm, topo);
+    json_t *gathered = mb_sysinfo_gather(comm, topo, t->clock);
     if (!gathered)
         return NULL;
     json_t *cmd = json_array();

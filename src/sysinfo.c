@@ -4,6 +4,7 @@
  * O(ranks + nodes) data: one node description from each node's leader, and one short
  * binding record from each rank. */
 #include "sysinfo.h"
+#include "timing.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -171,7 +172,7 @@ json_t *mb_sysinfo_node(hwloc_topology_t topo)
     sysinfo_set(node, "cores", sysinfo_count(topo, HWLOC_OBJ_CORE));
     sysinfo_set(node, "pus", sysinfo_count(topo, HWLOC_OBJ_PU));
     sysinfo_set(node, "caches", sysinfo_caches(topo));
-    hwloc_uint64_t mem = hwloc_get_root_obj(topo)->total_memory;
+    uint64_t mem = mb_sysinfo_memory_bytes(topo);
     sysinfo_set(node, "memory_bytes", mem > 0 ? json_integer((json_int_t)mem) : json_null());
 
     struct utsname u;
@@ -192,6 +193,16 @@ json_t *mb_sysinfo_node(hwloc_topology_t topo)
     sysinfo_set(node, "clocksource",
                 sysinfo_file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
     return node;
+}
+
+uint64_t mb_sysinfo_memory_bytes(hwloc_topology_t topo)
+{
+    /* hwloc sums the NUMA nodes' sysfs figures, which some VMs understate (hot-plugged
+     * memory outside node 0): the kernel's own total wins when larger. */
+    uint64_t numa = hwloc_get_root_obj(topo)->total_memory;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t os = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    return os > numa ? os : numa;
 }
 
 uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo)
@@ -228,10 +239,20 @@ json_t *mb_sysinfo_mpi_env(char **envp)
 {
     static const char *const prefixes[] = {"OMPI_MCA_", "PMIX_MCA_", "UCX_", "FI_", "PSM2_",
                                            "HCOLL_",    "I_MPI_",    "MV2_", "MPICH_"};
+    /* Set by the launcher for its own plumbing (URIs, session directories, job ids): not
+     * tuning, and different in every run. */
+    static const char *const launcher[] = {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
+                                           "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
+                                           "PMIX_MCA_psec", "PMIX_MCA_mca_base_component_show_load_errors"};
     json_t *env = json_object();
     for (char **e = envp; env && e && *e; e++) {
         const char *eq = strchr(*e, '=');
         if (!eq)
+            continue;
+        bool plumbing = false;
+        for (size_t l = 0; l < sizeof launcher / sizeof launcher[0]; l++)
+            plumbing = plumbing || strncmp(*e, launcher[l], strlen(launcher[l])) == 0;
+        if (plumbing)
             continue;
         for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
             size_t plen = strlen(prefixes[p]);
@@ -280,7 +301,8 @@ int mb_sysinfo_node_comm(MPI_Comm comm, MPI_Comm *node_comm)
 }
 
 /* The serialized node description of each leader, parsed into rank 0's node_list. */
-static json_t *sysinfo_gather_nodes(MPI_Comm leaders, hwloc_topology_t topo, const char *host)
+static json_t *sysinfo_gather_nodes(MPI_Comm leaders, hwloc_topology_t topo, const char *host,
+                                    const mb_clock_t *clock)
 {
     int lrank, nnodes, len;
     int *lens = NULL, *displs = NULL;
@@ -290,8 +312,14 @@ static json_t *sysinfo_gather_nodes(MPI_Comm leaders, hwloc_topology_t topo, con
     SYSINFO_MPI(MPI_Comm_rank(leaders, &lrank));
     SYSINFO_MPI(MPI_Comm_size(leaders, &nnodes));
     json_t *node = mb_sysinfo_node(topo);
-    if (node)
+    if (node) {
         json_object_set_new(node, "host", sysinfo_string_or_null(host));
+        /* Each node's own clock: the cluster's nodes need not share a clock source. */
+        json_object_set_new(node, "clock_resolution_ns",
+                            json_real(mb_timing_measure_resolution(clock, 1000)));
+        json_object_set_new(node, "clock_overhead_ns",
+                            json_real(mb_timing_measure_overhead(clock, 1001)));
+    }
     mine = node ? json_dumps(node, JSON_COMPACT) : NULL;
     json_decref(node);
     if (!mine)
@@ -402,7 +430,7 @@ static json_t *sysinfo_gather_bindings(MPI_Comm comm, hwloc_topology_t topo, con
     return bindings;
 }
 
-json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo)
+json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo, const mb_clock_t *clock)
 {
     int rank, size, local, node = 0, nnodes = 0;
     MPI_Comm node_comm, leaders = MPI_COMM_NULL;
@@ -436,7 +464,7 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo)
     }
 
     if (leaders != MPI_COMM_NULL) {
-        nodes = sysinfo_gather_nodes(leaders, topo, host);
+        nodes = sysinfo_gather_nodes(leaders, topo, host, clock);
         SYSINFO_MPI(MPI_Comm_free(&leaders));
     }
     bindings = sysinfo_gather_bindings(comm, topo, host, node);

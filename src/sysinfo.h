@@ -11,11 +11,18 @@
 #include <jansson.h>
 #include <mpi.h>
 
+#include "clock.h"
+
 /* This node as a JSON object: "host", "cpu_model", "sockets", "numa_nodes", "cores", "pus",
  * "caches": [{"level", "type" ("data", "instruction", "unified"), "size_bytes", "count"}],
- * "memory_bytes", "os", "kernel", "governor", "thp", "clocksource". A field that cannot be
+ * "memory_bytes", "os", "kernel", "governor", "thp", "clocksource"; mb_sysinfo_gather adds
+ * "clock_resolution_ns" and "clock_overhead_ns", measured on the node with the run's clock. A field that cannot be
  * read is null; never fails. New reference. */
 json_t *mb_sysinfo_node(hwloc_topology_t topo);
+
+/* Physical memory of this node in bytes: the larger of the kernel's total and hwloc's sum
+ * over NUMA nodes; 0 if neither is known. */
+uint64_t mb_sysinfo_memory_bytes(hwloc_topology_t topo);
 
 /* Size in bytes of the largest (last-level) data or unified cache; 0 if unknown. */
 uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo);
@@ -39,6 +46,6 @@ int mb_sysinfo_node_comm(MPI_Comm comm, MPI_Comm *node_comm);
  * "host", "cpus"}], "node_list": [mb_sysinfo_node of each node, in node order]}; NULL on the
  * other ranks. Nodes are found with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); only one
  * rank per node describes it, and rank 0 receives O(ranks + nodes) data. */
-json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo);
+json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo, const mb_clock_t *clock);
 
 #endif

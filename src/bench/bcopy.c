@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "bench.h"
+#include "sysinfo.h"
 
 #define BCOPY_PAGE 4096
 
@@ -47,7 +48,7 @@ static int bcopy_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, ch
                         size_t errlen)
 {
     const mb_size_list_t *sizes = &ctx->config->harness_bcopy_sizes;
-    uint64_t memory = hwloc_get_root_obj(ctx->topology)->total_memory;
+    uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
     size_t n = 0;
     for (size_t i = 0; i < sizes->n; i++) {
         uint64_t size = sizes->bytes[i];
