@@ -40,16 +40,16 @@ TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
-.PHONY: all deps build run check test bench asan clean format
+.PHONY: all deps exe run check test-programs bench asan clean format
 .DEFAULT_GOAL := all
 
 all: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory exe
 
 deps:
 	@scripts/deps.sh
 
-build: $(EXE)
+exe: $(EXE)
 
 $(EXE): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -82,7 +82,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
 
 run: deps
-	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory exe
 	$(MPIRUN) -np $(NP) ./mbsuite --config config/default.ini
 
 check: deps

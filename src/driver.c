@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include "bench.h"
+#include "binding.h"
 #include "buildinfo.h"
 #include "config.h"
 #include "fileutil.h"
@@ -196,8 +197,10 @@ static json_t *driver_mpi_json(void)
 
 /* Collective: the "system" object on rank 0, NULL elsewhere. */
 static json_t *driver_system_json(MPI_Comm comm, hwloc_topology_t topo, const mb_timing_t *t,
-                                  int argc, char **argv)
+                                  bool self_bound, int argc, char **argv)
 {
+    int mine = self_bound, any_self_bound = 0;
+    MB_MPI_CHECK(MPI_Reduce(&mine, &any_self_bound, 1, MPI_INT, MPI_LOR, 0, comm));
     json_t *gathered = mb_sysinfo_gather(comm, topo, t->clock);
     if (!gathered)
         return NULL;
@@ -217,6 +220,10 @@ static json_t *driver_system_json(MPI_Comm comm, hwloc_topology_t topo, const mb
     json_object_update(sys, gathered);
     json_decref(gathered);
     json_object_set_new(sys, "clock", driver_clock_json(t));
+    json_object_set_new(sys, "binding_source",
+                        json_string(any_self_bound ? "mbsuite (ranks left unbound by the launcher "
+                                                     "were bound to core local_rank mod cores)"
+                                                   : "launcher"));
     return sys;
 }
 
@@ -311,6 +318,8 @@ int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
         hwloc_topology_load(topo) != 0)
         mb_mpi_fail("hwloc_topology_load", MPI_ERR_OTHER, __FILE__, __LINE__);
 
+    bool self_bound = mb_binding_ensure(comm, topo);
+
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     mb_context_t ctx = {.config = cfg, .timing = &timing, .topology = topo,
                         .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
@@ -338,7 +347,7 @@ int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
     if (!driver_root_ok(comm, ok))
         goto done;
 
-    json_t *system = driver_system_json(comm, topo, &timing, argc, argv);
+    json_t *system = driver_system_json(comm, topo, &timing, self_bound, argc, argv);
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));

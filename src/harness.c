@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The harness's experiment loop (seed 000 6.4 and 6.5): auto-size the iteration count so
  * an interval lasts at least 95% of enough, subtract the timing overhead (and the loop
- * overhead where asked), and repeat: at least min_experiments, then on until the
+ * overhead where asked), and repeat: after a discarded warm-up, at least min_experiments, then on until the
  * order-statistic 95% CI of the median is within ci_target of it or max_experiments. */
 #include "harness.h"
 
@@ -99,6 +99,13 @@ int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_r
         return -1;
 
     uint64_t iters = 1;
+    /* The first experiments find caches cold and the core perhaps not yet at speed. */
+    uint64_t began = mb_clock_now_ns(t->clock);
+    do {
+        if (mb_harness_experiment(t, run, state, &iters) < 0)
+            goto fail;
+    } while ((double)(mb_clock_now_ns(t->clock) - began) < opts->warmup_ns);
+
     for (;;) {
         double elapsed = mb_harness_experiment(t, run, state, &iters);
         if (elapsed < 0)

@@ -21,6 +21,7 @@ typedef struct mb_measure_opts {
     uint64_t min_experiments;    /* at least this many experiments (seed default 11) */
     uint64_t max_experiments;    /* at most this many while the CI target is not met */
     double ci_target;            /* target relative half-width of the median's 95% CI */
+    double warmup_ns;            /* discard experiments for this long before the first kept one */
     double ops_per_iter;         /* instances of the operation in one loop iteration (>= 1) */
     bool subtract_loop_overhead; /* subtract t->loop_overhead_ns per iteration */
 } mb_measure_opts_t;
@@ -56,7 +57,7 @@ uint64_t mb_harness_max_experiments(const mb_measure_opts_t *opts);
  * once n >= min_experiments. */
 bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m);
 
-/* Repeated experiments on run: min_experiments, then more until the median's CI meets
+/* Repeated experiments on run: after warmup_ns of discarded experiments, min_experiments, then more until the median's CI meets
  * ci_target or max_experiments is reached. Returns 0, or -1 when an experiment failed
  * (out is then empty). */
 int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_run_fn run,

@@ -100,6 +100,7 @@ static json_t *measure_root(const mb_bench_t *b, const mb_context_t *ctx, const 
         .min_experiments = cfg->run_min_experiments,
         .max_experiments = cfg->run_max_experiments,
         .ci_target = cfg->run_ci_target,
+        .warmup_ns = (double)cfg->run_warmup,
         .ops_per_iter = b->ops_per_iter,
         .subtract_loop_overhead = b->subtract_loop_overhead,
     };

@@ -15,6 +15,9 @@
  * one interrupted interval, which would otherwise fail a 0.1% test on any shared machine. */
 #define JIGGLE_TRIES 5
 #define JIGGLE_STEPS 4
+/* Noise can fail a fine interval but hardly pass a coarse one, so a candidate gets a few
+ * attempts before the search moves on to a longer one. */
+#define JIGGLE_ATTEMPTS 3
 #define LOOP_OVERHEAD_TRIES 11
 #define RESOLUTION_BUDGET_NS 20000000.0 /* stop sampling the resolution after 20 ms */
 
@@ -142,11 +145,13 @@ void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
     double resolution = t->resolution_ns > 1.0 ? t->resolution_ns : 1.0;
     for (double cand = timing_round_125(1000.0 * resolution); cand <= max_ns * (1 + 1e-12);
          cand = timing_round_125(cand * 1.5)) {
-        if (mb_timing_interval_ok(t->clock, t->resolution_ns, cand, run, state)) {
-            t->enough_ns = cand;
-            t->enough_verified = true;
-            t->enough_source = "measured";
-            return;
+        for (int attempt = 0; attempt < JIGGLE_ATTEMPTS; attempt++) {
+            if (mb_timing_interval_ok(t->clock, t->resolution_ns, cand, run, state)) {
+                t->enough_ns = cand;
+                t->enough_verified = true;
+                t->enough_source = "measured";
+                return;
+            }
         }
     }
     t->enough_ns = fallback_ns;
