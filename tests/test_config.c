@@ -565,7 +565,7 @@ static void test_json_has_every_key(void **state)
                  "[harness]\nbcopy_sizes = 4K, 1M\nbcopy_cold_span = 2G\n");
     j = mb_config_to_json(&c);
     char *s = json_dumps(j, JSON_COMPACT);
-    assert_string_equal(s, "{\"run\":{\"min_experiments\":11,\"max_experiments\":51,"
+    assert_string_equal(s, "{\"run\":{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
                            "\"ci_target\":0.02},"
                            "\"timing\":{\"clock\":\"monotonic_raw\",\"enough\":\"auto\","
                            "\"enough_max\":1500000,\"enough_fallback\":1000000000},"
