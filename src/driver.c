@@ -338,6 +338,8 @@ int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
                 timing.resolution_ns, timing.overhead_ns, timing.enough_ns / 1e6,
                 timing.enough_source, timing.loop_overhead_ns);
     }
+    /* The other ranks sleep through the calibration instead of spinning in MPI_Bcast. */
+    mb_mpi_wait_quietly(comm);
     driver_broadcast_timing(comm, rank, &timing);
 
     char dir[PATH_MAX];
