@@ -56,7 +56,8 @@ typedef struct mb_bench {
     mb_scope_t scope;
     const mb_dim_t *dims;
     size_t ndims;
-    /* Fill at most max points from the config; return how many, or -1 with err set. */
+    /* Fill at most max points from the config; return how many, or -1 with err set.
+     * NULL: a single point with no parameters. */
     int (*points)(const mb_context_t *ctx, mb_point_t *points, size_t max, char *err, size_t errlen);
     /* Prepare one point; return 0, or -1 with err set (the point is then skipped). */
     int (*setup)(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err, size_t errlen);

@@ -137,7 +137,9 @@ static int driver_plan(const mb_context_t *ctx, const bool *selected, driver_pla
             continue;
         p->points = calloc(DRIVER_MAX_POINTS, sizeof *p->points);
         char err[512] = "";
-        int n = p->points ? p->bench->points(ctx, p->points, DRIVER_MAX_POINTS, err, sizeof err) : -1;
+        int n = !p->points        ? -1
+                : p->bench->points ? p->bench->points(ctx, p->points, DRIVER_MAX_POINTS, err, sizeof err)
+                                   : 1;
         if (n < 0) {
             driver_error(ctx->rank, "%s", err[0] ? err : "out of memory");
             return -1;

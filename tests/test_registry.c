@@ -27,7 +27,6 @@ static void test_descriptors_are_complete(void **unused)
         assert_int_equal(b->name[g], '.');
         assert_true(b->summary && *b->summary);
         assert_true(b->measures && *b->measures);
-        assert_non_null(b->points);
         assert_non_null(b->run);
         assert_true(b->ndims <= MB_MAX_DIMS);
         assert_true(b->ndims == 0 || b->dims != NULL);

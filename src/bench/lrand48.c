@@ -6,16 +6,6 @@
 
 #include "bench.h"
 
-static int lrand48_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
-                          size_t errlen)
-{
-    (void)ctx, (void)err, (void)errlen;
-    if (max < 1)
-        return 0;
-    pts[0] = (mb_point_t){.v = {0}};
-    return 1;
-}
-
 static int lrand48_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen)
 {
@@ -37,7 +27,6 @@ const mb_bench_t mb_bench_harness_lrand48 = {
     .group = "harness",
     .summary = "one lrand48() call (seed 000's latency example)",
     .measures = "one lrand48() call, loop overhead subtracted",
-    .points = lrand48_points,
     .setup = lrand48_setup,
     .run = lrand48_run,
     .subtract_loop_overhead = true,
