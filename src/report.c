@@ -19,7 +19,7 @@
 
 typedef enum report_col_kind {
     REPORT_COL_PARAM = 0,
-    REPORT_COL_MEDIAN,
+    REPORT_COL_HEADLINE, /* the benchmark's "statistic": median, or min where it asks */
     REPORT_COL_CI,
     REPORT_COL_N,
     REPORT_COL_CI_OK,
@@ -28,7 +28,7 @@ typedef enum report_col_kind {
 
 typedef struct report_col {
     report_col_kind_t kind;
-    const char *param; /* REPORT_COL_PARAM: the parameter's name */
+    const char *param; /* REPORT_COL_PARAM: the parameter's name; HEADLINE: the statistic */
     char header[64];
     size_t width;
     bool left;
@@ -378,8 +378,8 @@ static void report_cell(const json_t *pt, const report_col_t *col, char *buf, si
     case REPORT_COL_PARAM:
         report_fmt_value(json_object_get(json_object_get(pt, "params"), col->param), buf, len);
         break;
-    case REPORT_COL_MEDIAN:
-        if (report_num(pt, "median", &v))
+    case REPORT_COL_HEADLINE:
+        if (report_num(pt, col->param, &v))
             report_fmt_sig(v, buf, len);
         break;
     case REPORT_COL_CI:
@@ -428,7 +428,7 @@ static void report_row(FILE *f, const json_t *pt, const report_col_t *cols, size
     fprintf(f, "\n");
 }
 
-/* Columns: the parameters, then median, CI, n, whether the CI met its target, and the
+/* Columns: the parameters, then the median (or min), CI, n, whether the CI met its target, and the
  * bandwidth when any point has one. Two passes over the points: widths, then rows. */
 static int report_table(FILE *f, const json_t *bench)
 {
@@ -469,8 +469,12 @@ static int report_table(FILE *f, const json_t *bench)
         cols[c].param = names[p];
         snprintf(cols[c].header, sizeof cols[c].header, "%s", names[p]);
     }
-    cols[c].kind = REPORT_COL_MEDIAN;
-    snprintf(cols[c++].header, sizeof cols[0].header, "median %s", unit);
+    const char *statistic = report_str(bench, "statistic");
+    if (!statistic || strcmp(statistic, "min") != 0)
+        statistic = "median";
+    cols[c].kind = REPORT_COL_HEADLINE;
+    cols[c].param = statistic;
+    snprintf(cols[c++].header, sizeof cols[0].header, "%s %s", statistic, unit);
     cols[c].kind = REPORT_COL_CI;
     snprintf(cols[c++].header, sizeof cols[0].header, "95%% CI (%s)", unit);
     cols[c].kind = REPORT_COL_N;
