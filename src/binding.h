@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* Every rank runs bound to a core: an unbound process that the scheduler moves, or that
- * shares a core with a helper thread, measures the scheduler (seen here: 5.7 vs 9.0 ns for
- * the same lrand48 loop, unbound, in different runs; 5.85 ns every time when bound). */
+ * shares a core with the MPI library's helper processes, measures the scheduler. Binding
+ * happens before MPI_Init, so what MPI_Init starts (e.g. a singleton's orted) inherits it
+ * (seen here: harness.lrand48 bound after MPI_Init gave 5.85 ns in some runs and 8.8-9.2 ns
+ * in others; bound before, 5.85 ns every time). */
 #ifndef MB_BINDING_H
 #define MB_BINDING_H
 
 #include <stdbool.h>
 
 #include <hwloc.h>
-#include <mpi.h>
 
-/* Collective over comm. A rank the launcher already bound keeps its binding; a rank free
- * to run anywhere on the machine is bound to core (node-local rank mod cores) of its node.
- * Returns true when mbsuite bound this rank, false when it kept the launcher's binding
- * (or binding is not supported, which the report then shows as the whole machine). */
-bool mb_binding_ensure(MPI_Comm comm, hwloc_topology_t topo);
+/* This process's rank among the ranks of its node, from the launcher's environment
+ * (Open MPI, MPICH/Hydra, Slurm); 0 when there is no launcher. */
+int mb_binding_local_rank(void);
+
+/* A process the launcher already bound keeps its binding; one free to run anywhere on the
+ * machine is bound to core (local_rank mod cores). Returns true when mbsuite bound it. */
+bool mb_binding_ensure(hwloc_topology_t topo, int local_rank);
 
 #endif

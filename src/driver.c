@@ -17,7 +17,6 @@
 #include <mpi.h>
 
 #include "bench.h"
-#include "binding.h"
 #include "buildinfo.h"
 #include "config.h"
 #include "fileutil.h"
@@ -285,7 +284,8 @@ static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t 
     return 0;
 }
 
-int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
+int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
+                  char **argv)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     int rank, size, status = 2;
@@ -302,7 +302,6 @@ int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
     bool *selected = calloc(mb_registry_count(), sizeof *selected);
     driver_plan_t *plan = calloc(mb_registry_count(), sizeof *plan);
     size_t nplan = 0;
-    hwloc_topology_t topo = NULL;
     mb_results_t *results = NULL;
     char err[1024];
     if (!cfg || !selected || !plan)
@@ -314,14 +313,6 @@ int mb_driver_run(const mb_options_t *opts, int argc, char **argv)
         driver_error(rank, "%s", err);
         goto done;
     }
-    /* hwloc 2 leaves instruction caches out unless asked; the system description lists them. */
-    if (hwloc_topology_init(&topo) != 0 ||
-        hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) != 0 ||
-        hwloc_topology_load(topo) != 0)
-        mb_mpi_fail("hwloc_topology_load", MPI_ERR_OTHER, __FILE__, __LINE__);
-
-    bool self_bound = mb_binding_ensure(comm, topo);
-
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     mb_context_t ctx = {.config = cfg, .timing = &timing, .topology = topo,
                         .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
@@ -383,7 +374,5 @@ done:
     free(plan);
     free(selected);
     free(cfg);
-    if (topo)
-        hwloc_topology_destroy(topo);
     return status;
 }

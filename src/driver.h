@@ -5,10 +5,16 @@
 #ifndef MB_DRIVER_H
 #define MB_DRIVER_H
 
+#include <stdbool.h>
+
+#include <hwloc.h>
+
 #include "options.h"
 
-/* Collective over MPI_COMM_WORLD (MPI initialised). Returns the exit status, the same on
- * every rank: 0 done, 1 failed while running, 2 bad configuration. */
-int mb_driver_run(const mb_options_t *opts, int argc, char **argv);
+/* Collective over MPI_COMM_WORLD (MPI initialised). topo is this node's loaded topology;
+ * self_bound says whether mbsuite (not the launcher) bound this rank. Returns the exit
+ * status, the same on every rank: 0 done, 1 failed while running, 2 bad configuration. */
+int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
+                  char **argv);
 
 #endif
