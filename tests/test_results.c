@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Output modules without MPI: atomic file replacement, the results directory's life cycle
  * (checked with the same validator the end-to-end tests use), and report rendering from a
- * fixture document (tests/data/results/complete.json). */
+ * fixture document (tests/data/results_fixture.json). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -96,7 +96,7 @@ static json_t *load_fixture(const char *name)
     const char *file = __FILE__;
     const char *slash = strrchr(file, '/');
     char path[1024];
-    snprintf(path, sizeof path, "%.*s/data/results/%s", slash ? (int)(slash - file) : 1, slash ? file : ".", name);
+    snprintf(path, sizeof path, "%.*s/data/%s", slash ? (int)(slash - file) : 1, slash ? file : ".", name);
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
     if (!root)
@@ -267,7 +267,7 @@ static void test_results_lifecycle(void **state)
 {
     (void)state;
     char *dir = tmpdir_new(), err[512] = "";
-    json_t *fixture = load_fixture("complete.json");
+    json_t *fixture = load_fixture("results_fixture.json");
     mb_results_check_counts_t counts;
 
     mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
@@ -327,7 +327,7 @@ static void test_results_write_failure_keeps_files(void **state)
 {
     (void)state;
     char *dir = tmpdir_new(), err[512] = "";
-    json_t *fixture = load_fixture("complete.json");
+    json_t *fixture = load_fixture("results_fixture.json");
     mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
                                       err, sizeof err);
     assert_non_null(r);
@@ -379,7 +379,7 @@ static void test_results_open_missing_dir(void **state)
 static void test_check_fixture(void **state)
 {
     (void)state;
-    json_t *root = load_fixture("complete.json");
+    json_t *root = load_fixture("results_fixture.json");
     mb_results_check_counts_t counts;
     assert_int_equal(check_doc(root, true, &counts), 0);
     assert_int_equal(counts.benchmarks, 3);
@@ -430,7 +430,7 @@ static void test_check_reports_path(void **state)
         "$.system.bindings: 1 entries for 2 ranks",
         "$.schema: \"mbsuite-results/0\", expected \"mbsuite-results/1\"",
     };
-    json_t *fixture = load_fixture("complete.json");
+    json_t *fixture = load_fixture("results_fixture.json");
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         json_t *root = json_deep_copy(fixture);
         char err[512] = "";
@@ -447,7 +447,7 @@ static void test_check_reports_path(void **state)
 static void test_check_expect_bench(void **state)
 {
     (void)state;
-    json_t *root = load_fixture("complete.json");
+    json_t *root = load_fixture("results_fixture.json");
     char err[512] = "";
     const char *present[] = {"harness.bcopy", "harness.null"};
     mb_results_check_opts_t opts = {.expect_bench = present, .n_expect_bench = 2};
@@ -475,7 +475,7 @@ static void test_check_expect_bench(void **state)
 static void test_report_fixture(void **state)
 {
     (void)state;
-    json_t *root = load_fixture("complete.json");
+    json_t *root = load_fixture("results_fixture.json");
     char *text = render(root);
     /* Context block first. */
     assert_true(strstr(text, "mbsuite 0.1.0") == text);
@@ -543,7 +543,7 @@ static void test_report_missing_fields(void **state)
 static void test_report_write_error(void **state)
 {
     (void)state;
-    json_t *root = load_fixture("complete.json");
+    json_t *root = load_fixture("results_fixture.json");
     FILE *f = fopen("/dev/null", "r"); /* every write fails */
     assert_non_null(f);
     assert_int_equal(mb_report_write(f, root), -1);
