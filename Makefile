@@ -36,7 +36,7 @@ MAIN_OBJ   := $(BUILD)/src/main.o
 LIB        := $(BUILD)/libmbsuite.a
 TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get
+TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 

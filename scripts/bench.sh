@@ -49,3 +49,21 @@ echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48
      "ratio $(calc '%.3f' "$example / ${medians[0]}")"
 echo "lmbench API example bcopy (warm 1 MB): $("$BUILD/examples/bcopy" 2>&1);" \
      "cold: $("$BUILD/examples/bcopy_cold" 2>&1)"
+
+echo
+echo "== pre-flight (issue: per-node pre-flight) =="
+ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
+mhz_line=$(./mbsuite mhz 2>&1 | head -1)
+mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
+echo "mbsuite mhz: $mhz_line"
+echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
+if [ -n "$mhz" ] && [ -n "$ref" ]; then
+    echo "mhz / reference = $(calc '%.4f' "$mhz / $ref") (target within 1%: |ratio - 1| < 0.01)"
+fi
+t0=$(now)
+$MPIRUN -np 2 ./mbsuite --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
+t1=$(now)
+echo "default pre-flight at -np 2 (one node): $(calc '%.2f' "$($GET "$TMP/pre/results.json" preflight elapsed_s)") s" \
+     "(target <= 10 s per node); whole run with harness.timer $(calc '%.2f' "$t1 - $t0") s"
+echo "pre-flight verdict: median $($GET "$TMP/pre/results.json" preflight median_mhz) MHz," \
+     "$($GET "$TMP/pre/results.json" preflight flagged_nodes) node(s) flagged (see the report's table)"

@@ -50,7 +50,13 @@ typedef enum key_type {
     KT_DURATION,
     KT_FRACTION,
     KT_CLOCK,
+    KT_BOOL,
+    KT_NOISE_ACTION,
 } key_type_t;
+
+static const char *const bool_false[] = {"no", "false", "off", "0"};
+static const char *const bool_true[] = {"yes", "true", "on", "1"};
+static const char *const noise_actions[] = {[MB_NOISE_WARN] = "warn", [MB_NOISE_ABORT] = "abort"};
 
 typedef struct config_key {
     const char *section;
@@ -85,6 +91,8 @@ static const char *type_name(key_type_t t)
     case KT_DURATION: return "duration";
     case KT_FRACTION: return "fraction";
     case KT_CLOCK: return "clock";
+    case KT_BOOL: return "yes/no";
+    case KT_NOISE_ACTION: return "warn or abort";
     }
     return "?";
 }
@@ -460,6 +468,24 @@ static int key_set(mb_config_t *cfg, const config_key_t *k, const char *text, ch
         *(int *)field = id;
         return 0;
     }
+    case KT_BOOL:
+        for (size_t i = 0; i < sizeof bool_true / sizeof bool_true[0]; i++) {
+            if (strcasecmp(text, bool_true[i]) == 0 || strcasecmp(text, bool_false[i]) == 0) {
+                *(int *)field = strcasecmp(text, bool_true[i]) == 0;
+                return 0;
+            }
+        }
+        say(why, whylen, "'%s' is not yes or no", text);
+        return -1;
+    case KT_NOISE_ACTION:
+        for (int i = 0; i < (int)(sizeof noise_actions / sizeof noise_actions[0]); i++) {
+            if (strcmp(text, noise_actions[i]) == 0) {
+                *(int *)field = i;
+                return 0;
+            }
+        }
+        say(why, whylen, "'%s' is not warn or abort", text);
+        return -1;
     }
     if (rc == 0)
         *(uint64_t *)field = u;
@@ -857,6 +883,10 @@ static json_t *key_json(const mb_config_t *cfg, const config_key_t *k)
         const mb_clock_t *c = mb_clock_get((mb_clock_id_t) * (const int *)field);
         return c ? json_string(c->config_name) : json_null();
     }
+    case KT_BOOL:
+        return json_boolean(*(const int *)field);
+    case KT_NOISE_ACTION:
+        return json_string(noise_actions[*(const int *)field]);
     }
     return NULL;
 }

@@ -25,6 +25,11 @@ typedef struct mb_size_list {
 #define MB_CONFIG_CTYPE_DURATION uint64_t        /* ns; 0 = auto where allowed */
 #define MB_CONFIG_CTYPE_FRACTION double
 #define MB_CONFIG_CTYPE_CLOCK int                /* an mb_clock_id_t */
+#define MB_CONFIG_CTYPE_BOOL int                 /* 0 or 1 (yes/no, true/false, on/off) */
+#define MB_CONFIG_CTYPE_NOISE_ACTION int         /* an mb_noise_action_t */
+
+/* What the pre-flight does when a node is noisier than allowed. */
+typedef enum mb_noise_action { MB_NOISE_WARN = 0, MB_NOISE_ABORT } mb_noise_action_t;
 
 typedef struct mb_config {
 #define MB_CONFIG_KEY(section, key, type, def, help) MB_CONFIG_CTYPE_##type section##_##key;

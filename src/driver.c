@@ -22,6 +22,8 @@
 #include "fileutil.h"
 #include "measure.h"
 #include "mpi_util.h"
+#include "node_layout.h"
+#include "preflight.h"
 #include "registry.h"
 #include "results.h"
 #include "sysinfo.h"
@@ -197,12 +199,13 @@ static json_t *driver_mpi_json(void)
 }
 
 /* Collective: the "system" object on rank 0, NULL elsewhere. */
-static json_t *driver_system_json(MPI_Comm comm, hwloc_topology_t topo, const mb_timing_t *t,
-                                  bool self_bound, int argc, char **argv)
+static json_t *driver_system_json(MPI_Comm comm, const mb_node_layout_t *layout,
+                                  hwloc_topology_t topo, const mb_timing_t *t, bool self_bound,
+                                  int argc, char **argv)
 {
     int mine = self_bound, any_self_bound = 0;
     MB_MPI_CHECK(MPI_Reduce(&mine, &any_self_bound, 1, MPI_INT, MPI_LOR, 0, comm));
-    json_t *gathered = mb_sysinfo_gather(comm, topo, t->clock);
+    json_t *gathered = mb_sysinfo_gather(comm, layout, topo, t->clock);
     if (!gathered)
         return NULL;
     json_t *cmd = json_array();
@@ -255,8 +258,36 @@ static int driver_make_out_dir(const char *requested, char *dir, size_t len, cha
     return -1;
 }
 
+/* Rank 0: record the pre-flight, tell the user about flagged nodes, and refuse to go on
+ * when [preflight] on_noisy = abort and a node is flagged. Returns 0 to go on. */
+static int driver_preflight_report(const mb_config_t *cfg, json_t *preflight, mb_results_t *results,
+                                   char *err, size_t errlen)
+{
+    if (mb_results_set_section(results, "preflight", json_incref(preflight), err, errlen) != 0)
+        return -1;
+    size_t i;
+    json_t *node;
+    int flagged = 0;
+    json_array_foreach(json_object_get(preflight, "nodes"), i, node) {
+        if (!json_is_true(json_object_get(node, "flagged")))
+            continue;
+        flagged++;
+        fprintf(stderr, "mbsuite: pre-flight: node %zu (%s) flagged: %s\n", i,
+                json_string_value(json_object_get(node, "host")),
+                json_string_value(json_object_get(node, "why")));
+    }
+    if (flagged > 0 && cfg->preflight_on_noisy == MB_NOISE_ABORT) {
+        snprintf(err, errlen,
+                 "pre-flight flagged %d node(s) (see above and %s); stopping before the suite as "
+                 "[preflight] on_noisy = abort",
+                 flagged, "results.json's \"preflight\"");
+        return -1;
+    }
+    return 0;
+}
+
 static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
-                           mb_results_t *results)
+                           const json_t *preflight, mb_results_t *results)
 {
     int failed = 0;
     for (size_t i = 0; i < nplan; i++) {
@@ -270,6 +301,10 @@ static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t 
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
+            /* Rank 0 measures alone (MB_SCOPE_ROOT): its node's noise qualifies the figures. */
+            json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
+            if (noise)
+                json_object_set_new(result, "node_noise", noise);
         }
         if (ctx->rank == 0) {
             char err[512];
@@ -303,12 +338,18 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     driver_plan_t *plan = calloc(mb_registry_count(), sizeof *plan);
     size_t nplan = 0;
     mb_results_t *results = NULL;
+    mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
+    json_t *preflight = NULL;
     char err[1024];
     if (!cfg || !selected || !plan)
         mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
 
     if (driver_load_config(comm, rank, config_path, cfg) != 0)
         goto done;
+    if (mb_node_layout_create(comm, &layout) != 0) {
+        driver_error(rank, "MB_PSEUDO_NODES=\"%s\" is not a whole number >= 1", getenv("MB_PSEUDO_NODES"));
+        goto done;
+    }
     if (mb_registry_select(opts->only, selected, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
@@ -342,7 +383,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (!driver_root_ok(comm, ok))
         goto done;
 
-    json_t *system = driver_system_json(comm, topo, &timing, self_bound, argc, argv);
+    json_t *system = driver_system_json(comm, &layout, topo, &timing, self_bound, argc, argv);
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));
@@ -355,7 +396,15 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (!driver_root_ok(comm, results != NULL))
         goto done;
 
-    if (driver_run_plan(&ctx, plan, nplan, results) != 0)
+    if (cfg->preflight_enabled) {
+        preflight = mb_preflight_run(&ctx, &layout);
+        ok = rank != 0 || driver_preflight_report(cfg, preflight, results, err, sizeof err) == 0;
+        if (!ok)
+            driver_error(rank, "%s", err);
+        if (!driver_root_ok(comm, ok))
+            goto done;
+    }
+    if (driver_run_plan(&ctx, plan, nplan, preflight, results) != 0)
         goto done;
     status = 0;
 
@@ -369,6 +418,8 @@ done:
         }
     }
     MB_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+    mb_node_layout_free(&layout);
+    json_decref(preflight);
     for (size_t i = 0; i < nplan; i++)
         free(plan[i].points);
     free(plan);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hwloc.h>
 #include <mpi.h>
@@ -11,6 +12,7 @@
 #include "binding.h"
 #include "buildinfo.h"
 #include "driver.h"
+#include "node_commands.h"
 #include "options.h"
 #include "registry.h"
 
@@ -30,6 +32,12 @@ static bool main_is_first_process(void)
 
 int main(int argc, char **argv)
 {
+    /* The pre-flight's tests on their own, without MPI. */
+    if (argc > 1 && strcmp(argv[1], "mhz") == 0)
+        return mb_command_mhz(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "perturb") == 0)
+        return mb_command_perturb(argc - 1, argv + 1);
+
     mb_options_t opts;
     char err[512];
     if (mb_options_parse(argc, argv, &opts, err, sizeof err) != 0) {
@@ -46,6 +54,10 @@ int main(int argc, char **argv)
         return 0;
     case MB_ACTION_LIST:
         mb_registry_print(stdout);
+        printf("\npre-flight, on every node before the suite ([preflight] enabled):\n"
+               "%-24s %s\n%-24s %s\n",
+               "node.mhz", "clock speed by the GCD of nine expressions' times (seed 000)",
+               "node.perturb", "perturbation test: spin-loop variation on every core (seed 002)");
         return 0;
     case MB_ACTION_RUN:
         break;

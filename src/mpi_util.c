@@ -22,8 +22,13 @@ void mb_mpi_wait_quietly(MPI_Comm comm)
     int done = 0;
     MB_MPI_CHECK(MPI_Ibarrier(comm, &req));
     MB_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    /* Short naps first so short waits end quickly, then longer ones (up to 10 ms) so a
+     * long wait wakes the core it shares with a measurement rarely. */
+    long nap_ns = 50000;
     while (!done) {
-        nanosleep(&(struct timespec){.tv_nsec = 200000}, NULL);
+        nanosleep(&(struct timespec){.tv_nsec = nap_ns}, NULL);
+        if (nap_ns < 10000000)
+            nap_ns *= 2;
         MB_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
     }
 }
@@ -46,4 +51,47 @@ char *mb_mpi_bcast_string(MPI_Comm comm, const char *text)
     MB_MPI_CHECK(MPI_Bcast(buf, (int)len, MPI_CHAR, 0, comm));
     buf[len] = '\0';
     return buf;
+}
+
+json_t *mb_mpi_gather_json(MPI_Comm comm, const json_t *mine)
+{
+    int rank, size;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
+    char *text = mine ? json_dumps(mine, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (!text)
+        text = strdup("null");
+    int len = text ? (int)strlen(text) : -1;
+    int *lens = NULL, *displs = NULL;
+    char *all = NULL;
+    if (rank == 0) {
+        lens = calloc((size_t)size, sizeof *lens);
+        displs = calloc((size_t)size, sizeof *displs);
+    }
+    if (!text || (rank == 0 && (!lens || !displs)))
+        mb_mpi_fail("malloc in mb_mpi_gather_json", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    MB_MPI_CHECK(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
+    if (rank == 0) {
+        long long total = 0;
+        for (int i = 0; i < size; i++) {
+            displs[i] = (int)total;
+            total += lens[i];
+        }
+        if (total > 0x7fffffff || !(all = malloc((size_t)total + 1)))
+            mb_mpi_fail("malloc in mb_mpi_gather_json", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    }
+    MB_MPI_CHECK(MPI_Gatherv(text, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
+    json_t *list = NULL;
+    if (rank == 0) {
+        list = json_array();
+        for (int i = 0; list && i < size; i++) {
+            json_t *v = json_loadb(all + displs[i], (size_t)lens[i], JSON_DECODE_ANY, NULL);
+            json_array_append_new(list, v ? v : json_null());
+        }
+    }
+    free(all);
+    free(displs);
+    free(lens);
+    free(text);
+    return list;
 }

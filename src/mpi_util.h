@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
 #include <mpi.h>
 
 /* Check an MPI call; on failure print the call and the MPI error string, and abort. */
@@ -25,5 +26,10 @@ void mb_mpi_wait_quietly(MPI_Comm comm);
 /* Broadcast a string from rank 0 (NULL there means "failed": every rank gets NULL).
  * Returns a malloc'd copy on every rank, or NULL. */
 char *mb_mpi_bcast_string(MPI_Comm comm, const char *text);
+
+/* Collective over comm: every rank's `mine` (any JSON value; NULL counts as null) as an
+ * array in rank order at rank 0 (new reference); NULL on the other ranks. Rank 0 receives
+ * the sum of the values' sizes, so keep values small and the callers' totals O(ranks). */
+json_t *mb_mpi_gather_json(MPI_Comm comm, const json_t *mine);
 
 #endif

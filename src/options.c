@@ -14,6 +14,8 @@ static const struct option options_long[] = {
 void mb_options_usage(FILE *f)
 {
     fputs("usage: mpirun -np N mbsuite [options]\n"
+          "       mbsuite mhz\n"
+          "       mbsuite perturb [-hv] [-m Mbytes] [time(ms) [count]]\n"
           "\n"
           "Measures the timing harness, nodes, shared memory and message passing of a\n"
           "parallel machine; writes results.json and report.txt into the output directory.\n"

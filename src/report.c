@@ -588,6 +588,86 @@ static void report_ci_missed(FILE *f, const json_t *benchmarks)
     }
 }
 
+static void report_pct(FILE *f, const json_t *obj, const char *key)
+{
+    double v;
+    if (report_num(obj, key, &v))
+        fprintf(f, " %8.2f", v);
+    else
+        fprintf(f, " %8s", "-");
+}
+
+/* The cluster table of the pre-flight: per node its clock and its noisiest core, then
+ * every core's noise while the run is small enough to read. */
+static void report_preflight(FILE *f, const json_t *pre)
+{
+    const json_t *nodes = json_object_get(pre, "nodes");
+    double v, dur = 0, thr = 0, tol = 0;
+    report_num(pre, "perturb_duration_ms", &dur);
+    report_num(pre, "noise_threshold_pct", &thr);
+    report_num(pre, "mhz_tolerance_pct", &tol);
+    fprintf(f, "\npre-flight — clock speed (mhz, seed 000) and noise (perturbation test, seed 002)\n");
+    fprintf(f, REPORT_INDENT "noise: how much slower than its fastest each %.4g ms spin run was, "
+               "all ranks at once; flagged above p99 %.4g%% or %.4g%% off the median clock\n",
+            dur, thr, tol);
+    fprintf(f, REPORT_INDENT "node  %-20s %9s %8s %5s %8s %8s  verdict\n", "host", "MHz", "tick ns",
+            "ranks", "p50 %", "p99 %");
+    size_t i, nranks = 0;
+    const json_t *node;
+    json_array_foreach(nodes, i, node) {
+        fprintf(f, REPORT_INDENT "%4zu  %-20s", i, report_or_dash(report_str(node, "host")));
+        if (report_num(node, "mhz", &v))
+            fprintf(f, " %9.1f", v);
+        else
+            fprintf(f, " %9s", "-");
+        if (report_num(node, "tick_ns", &v))
+            fprintf(f, " %8.4f", v);
+        else
+            fprintf(f, " %8s", "-");
+        fprintf(f, " %5lld", (long long)json_integer_value(json_object_get(node, "ranks")));
+        report_pct(f, json_object_get(node, "perturb"), "p50_pct");
+        report_pct(f, json_object_get(node, "perturb"), "p99_pct");
+        if (json_is_true(json_object_get(node, "flagged")))
+            fprintf(f, "  FLAGGED: %s\n", report_or_dash(report_str(node, "why")));
+        else
+            fprintf(f, "  ok\n");
+        nranks += json_array_size(json_object_get(node, "per_rank"));
+    }
+    if (report_num(pre, "median_mhz", &v))
+        fprintf(f, REPORT_INDENT "cluster median %.1f MHz; %lld of %zu node(s) flagged\n", v,
+                (long long)json_integer_value(json_object_get(pre, "flagged_nodes")),
+                json_array_size(nodes));
+    const json_t *cycles = json_object_get(json_array_get(nodes, 0), "cycles");
+    if (json_object_size(cycles) > 0) {
+        const char *expr;
+        const json_t *c;
+        fprintf(f, REPORT_INDENT "cycles per expression on node 0:");
+        json_object_foreach((json_t *)cycles, expr, c) {
+            if (json_is_number(c))
+                fprintf(f, " %s %.2f", expr, json_number_value(c));
+        }
+        fprintf(f, "\n");
+    }
+    if (nranks > 64) {
+        fprintf(f, REPORT_INDENT "per-core noise of %zu ranks: see results.json\n", nranks);
+        return;
+    }
+    fprintf(f, REPORT_INDENT "per core:  rank  node  cpus     p50 %%    p99 %%    max %%\n");
+    json_array_foreach(nodes, i, node) {
+        size_t j;
+        const json_t *rec;
+        json_array_foreach(json_object_get(node, "per_rank"), j, rec) {
+            fprintf(f, REPORT_INDENT "          %5lld %5zu  %-6s",
+                    (long long)json_integer_value(json_object_get(rec, "rank")), i,
+                    report_or_dash(report_str(rec, "cpus")));
+            report_pct(f, rec, "p50_pct");
+            report_pct(f, rec, "p99_pct");
+            report_pct(f, rec, "max_pct");
+            fprintf(f, "\n");
+        }
+    }
+}
+
 int mb_report_write(FILE *f, const json_t *root)
 {
     const json_t *benchmarks = json_object_get(root, "benchmarks");
@@ -595,6 +675,8 @@ int mb_report_write(FILE *f, const json_t *root)
     const json_t *bench;
 
     report_context(f, root);
+    if (json_object_get(root, "preflight"))
+        report_preflight(f, json_object_get(root, "preflight"));
     json_array_foreach(benchmarks, i, bench) {
         fprintf(f, "\n");
         if (report_benchmark(f, bench) != 0)

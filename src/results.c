@@ -108,6 +108,15 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
     return results_write(r, err, errlen);
 }
 
+int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen)
+{
+    if (json_object_set_new(r->root, key, value) != 0) {
+        snprintf(err, errlen, "%s: out of memory", r->json_path);
+        return -1;
+    }
+    return results_write(r, err, errlen);
+}
+
 int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen)
 {
     int ret = -1;

@@ -13,6 +13,9 @@
  *                 "clock": {"name","nominal_resolution_ns","resolution_ns","overhead_ns",
  *                           "enough_ns","enough_verified","enough_source","loop_overhead_ns"} },
  *     "config": { section: { key: value } },
+ *     optional "preflight": { "nodes": [ { "host", "mhz", "tick_ns", "cycles": {..},
+ *                             "perturb": {"p50_pct","p90_pct","p99_pct","max_pct"},
+ *                             "flagged", "why", ... } ], ... } (see preflight.h),
  *     "benchmarks": [ { "name","group","summary","measures","unit":"ns","params":[names],
  *                       "points": [ { "params": {name: value}, "n","min","median","mean",
  *                                     "max","stddev","p90","p99","ci95":[lo,hi],
@@ -20,6 +23,7 @@
  *                                     optional "bytes_per_op" and "bandwidth_bytes_per_s":
  *                                     {"median","best","worst","ci95":[lo,hi]} } ],
  *                       "skipped": reason or null, optional "derived": {..},
+ *                       optional "node_noise": the pre-flight noise of the node it ran on,
  *                       "elapsed_s" } ] }
  * All times are ns per operation. */
 #ifndef MB_RESULTS_H
@@ -42,6 +46,10 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
 /* Append one finished benchmark (reference stolen) and rewrite both files atomically.
  * Returns 0, or -1 with err (the files on disk keep their previous valid content). */
 int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
+
+/* Set the top-level section `key` (e.g. "preflight"; reference stolen) and rewrite both
+ * files atomically. Returns 0, or -1 with err. */
+int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen);
 
 /* Mark the run complete (or not), stamp finished_utc, rewrite both files, free r. */
 int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen);

@@ -546,6 +546,72 @@ static int check_benchmark(check_t *c, const json_t *b, size_t *npoints)
     return 0;
 }
 
+/* The pre-flight's cluster table (preflight.h): each node's clock, noise and verdict. */
+static int check_preflight_node(check_t *c, const json_t *node)
+{
+    static const char *const pct[] = {"p50_pct", "p90_pct", "p99_pct", "max_pct"};
+    const json_t *flagged;
+    const char *why = NULL;
+    if (check_string(c, node, "host", false, false, NULL) != 0 ||
+        check_integer(c, node, "ranks", 1, false, NULL) != 0 ||
+        check_number(c, node, "mhz", CHECK_POSITIVE, NULL) != 0 ||
+        check_number(c, node, "tick_ns", CHECK_POSITIVE, NULL) != 0 ||
+        !check_get(c, node, "cycles", CHECK_OBJECT) ||
+        !check_get(c, node, "per_rank", CHECK_ARRAY) ||
+        !(flagged = check_get(c, node, "flagged", CHECK_BOOL)) ||
+        check_string(c, node, "why", false, true, &why) != 0)
+        return -1;
+    if (json_is_true(flagged) != (why != NULL)) {
+        check_push_key(c, "why");
+        return check_fail(c, "a reason must be given exactly when the node is flagged");
+    }
+    const json_t *perturb = check_get(c, node, "perturb", CHECK_OBJECT);
+    if (!perturb)
+        return -1;
+    size_t old = check_push_key(c, "perturb");
+    for (size_t k = 0; k < sizeof pct / sizeof pct[0]; k++) {
+        if (check_number(c, perturb, pct[k], CHECK_NONNEG, NULL) != 0)
+            return -1;
+    }
+    check_pop(c, old);
+    return 0;
+}
+
+/* mhz may fail honestly ("system too busy"): then its figures are null. */
+static int check_preflight(check_t *c, const json_t *pre, int expect_nodes)
+{
+    const json_t *nodes = check_get(c, pre, "nodes", CHECK_ARRAY);
+    if (!nodes)
+        return -1;
+    size_t old = check_push_key(c, "nodes"), i;
+    if (expect_nodes > 0 && json_array_size(nodes) != (size_t)expect_nodes)
+        return check_fail(c, "%zu nodes, expected %d", json_array_size(nodes), expect_nodes);
+    const json_t *node;
+    json_array_foreach(nodes, i, node) {
+        size_t o = check_push_index(c, i);
+        if (!json_is_object(node))
+            return check_fail(c, "expected object, got %s", check_type_name(node));
+        const json_t *mhz = json_object_get(node, "mhz");
+        if (json_is_null(mhz) && !json_is_false(json_object_get(node, "mhz_ok")))
+            return check_fail(c, "mhz is null but mhz_ok is not false");
+        if (json_is_null(mhz)) {
+            /* Only the mhz figures may be null; check the rest on a copy without them. */
+            json_t *copy = json_deep_copy(node);
+            json_object_set_new(copy, "mhz", json_real(1));
+            json_object_set_new(copy, "tick_ns", json_real(1));
+            int rc = check_preflight_node(c, copy);
+            json_decref(copy);
+            if (rc != 0)
+                return -1;
+        } else if (check_preflight_node(c, node) != 0) {
+            return -1;
+        }
+        check_pop(c, o);
+    }
+    check_pop(c, old);
+    return 0;
+}
+
 static int check_expected(check_t *c, const json_t *benchmarks, const char *want)
 {
     size_t i;
@@ -591,6 +657,19 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts, mb
         check_sub(&c, root, "config", CHECK_OBJECT, check_config) != 0)
         return -1;
 
+    const json_t *pre = json_object_get(root, "preflight");
+    int expect_nodes = opts ? opts->expect_preflight_nodes : 0;
+    if (expect_nodes > 0 && !pre)
+        return check_fail(&c, "no \"preflight\" section, expected one with %d node(s)", expect_nodes);
+    if (pre) {
+        size_t old = check_push_key(&c, "preflight");
+        if (!json_is_object(pre))
+            return check_fail(&c, "expected object, got %s", check_type_name(pre));
+        if (check_preflight(&c, pre, expect_nodes) != 0)
+            return -1;
+        check_pop(&c, old);
+    }
+
     const json_t *benchmarks = check_get(&c, root, "benchmarks", CHECK_ARRAY);
     if (!benchmarks)
         return -1;
@@ -602,6 +681,10 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts, mb
         if (!json_is_object(b))
             return check_fail(&c, "expected object, got %s", check_type_name(b));
         if (check_benchmark(&c, b, &npoints) != 0)
+            return -1;
+        /* Every figure measured after a pre-flight carries its node's noise. */
+        if (pre && json_is_null(json_object_get(b, "skipped")) &&
+            !check_get(&c, b, "node_noise", CHECK_OBJECT))
             return -1;
         check_pop(&c, old);
     }

@@ -13,6 +13,7 @@ typedef struct mb_results_check_opts {
     bool require_complete;           /* "complete" must be true */
     const char *const *expect_bench; /* names that must be present and not skipped */
     size_t n_expect_bench;
+    int expect_preflight_nodes;      /* > 0: a "preflight" section with this many nodes */
 } mb_results_check_opts_t;
 
 typedef struct mb_results_check_counts {

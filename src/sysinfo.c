@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* System description (seed 003, Table 1) per node from hwloc, uname, /etc/os-release and
- * /sys, plus every rank's binding. The gather is two-level so rank 0 receives
- * O(ranks + nodes) data: one node description from each node's leader, and one short
- * binding record from each rank. */
+ * /sys, plus every rank's binding. Rank 0 receives O(ranks + nodes) data: one node
+ * description from each node's leader, and one short binding record from each rank. */
 #include "sysinfo.h"
-#include "timing.h"
+
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,26 +13,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "mpi_util.h"
+#include "timing.h"
+
 #define SYSINFO_HOST_MAX 256
 #define SYSINFO_LINE_MAX 512
-
-/* Abort the whole job with a message naming the failed call: a half-gathered system
- * description would leave ranks waiting in mismatched collectives. */
-#define SYSINFO_MPI(call)                                                                          \
-    do {                                                                                           \
-        int sysinfo_rc_ = (call);                                                                  \
-        if (sysinfo_rc_ != MPI_SUCCESS)                                                            \
-            sysinfo_mpi_fail(#call, sysinfo_rc_);                                                  \
-    } while (0)
-
-static void sysinfo_mpi_fail(const char *call, int rc)
-{
-    char msg[MPI_MAX_ERROR_STRING] = "";
-    int len = 0;
-    MPI_Error_string(rc, msg, &len);
-    fprintf(stderr, "mbsuite: sysinfo: %s failed: %s\n", call, msg);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-}
 
 static void sysinfo_set(json_t *obj, const char *key, json_t *value)
 {
@@ -268,214 +252,37 @@ json_t *mb_sysinfo_mpi_env(char **envp)
     return env;
 }
 
-/* MB_PSEUDO_NODES as K >= 1; 0 when unset or empty, -1 when not such a number. */
-static int sysinfo_pseudo_nodes(void)
-{
-    const char *s = getenv("MB_PSEUDO_NODES");
-    if (!s || !*s)
-        return 0;
-    char *end;
-    errno = 0;
-    long k = strtol(s, &end, 10);
-    if (errno != 0 || *end != '\0' || k < 1 || k > 1 << 20)
-        return -1;
-    return (int)k;
-}
-
-int mb_sysinfo_node_comm(MPI_Comm comm, MPI_Comm *node_comm)
+json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_topology_t topo,
+                          const mb_clock_t *clock)
 {
     int rank, size;
-    int k = sysinfo_pseudo_nodes();
-    *node_comm = MPI_COMM_NULL;
-    if (k < 0)
-        return -1;
-    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
-    if (k == 0) {
-        SYSINFO_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, node_comm));
-        return 0;
-    }
-    /* Contiguous blocks of ranks, as a block-mapping launcher would place them. */
-    SYSINFO_MPI(MPI_Comm_size(comm, &size));
-    SYSINFO_MPI(MPI_Comm_split(comm, (int)((long long)rank * k / size), rank, node_comm));
-    return k;
-}
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
 
-/* The serialized node description of each leader, parsed into rank 0's node_list. */
-static json_t *sysinfo_gather_nodes(MPI_Comm leaders, hwloc_topology_t topo, const char *host,
-                                    const mb_clock_t *clock)
-{
-    int lrank, nnodes, len;
-    int *lens = NULL, *displs = NULL;
-    char *all = NULL, *mine = NULL;
-    json_t *list = NULL;
-
-    SYSINFO_MPI(MPI_Comm_rank(leaders, &lrank));
-    SYSINFO_MPI(MPI_Comm_size(leaders, &nnodes));
-    json_t *node = mb_sysinfo_node(topo);
-    if (node) {
-        json_object_set_new(node, "host", sysinfo_string_or_null(host));
+    /* One description per node, from its leader. */
+    json_t *nodes = NULL;
+    if (layout->leaders != MPI_COMM_NULL) {
+        json_t *node = mb_sysinfo_node(topo);
+        json_object_set_new(node, "host", json_string(layout->host));
         /* Each node's own clock: the cluster's nodes need not share a clock source. */
         json_object_set_new(node, "clock_resolution_ns",
                             json_real(mb_timing_measure_resolution(clock, 1000)));
         json_object_set_new(node, "clock_overhead_ns",
                             json_real(mb_timing_measure_overhead(clock, 1001)));
+        nodes = mb_mpi_gather_json(layout->leaders, node);
+        json_decref(node);
     }
-    mine = node ? json_dumps(node, JSON_COMPACT) : NULL;
-    json_decref(node);
-    if (!mine)
-        mine = strdup("{}");
-    if (!mine) {
-        fprintf(stderr, "mbsuite: sysinfo: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    len = (int)strlen(mine) + 1;
 
-    if (lrank == 0) {
-        lens = calloc((size_t)nnodes, sizeof *lens);
-        displs = calloc((size_t)nnodes, sizeof *displs);
-        if (!lens || !displs) {
-            fprintf(stderr, "mbsuite: sysinfo: out of memory for %d node lengths\n", nnodes);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    }
-    SYSINFO_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, leaders));
-    size_t total = 0;
-    if (lrank == 0) {
-        for (int i = 0; i < nnodes; i++) {
-            displs[i] = (int)total;
-            total += (size_t)lens[i];
-        }
-        all = malloc(total);
-        if (!all) {
-            fprintf(stderr, "mbsuite: sysinfo: out of memory for %zu bytes of node descriptions\n", total);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    }
-    SYSINFO_MPI(MPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, leaders));
-    if (lrank == 0) {
-        list = json_array();
-        for (int i = 0; list && i < nnodes; i++) {
-            json_error_t jerr;
-            json_t *n = json_loadb(all + displs[i], (size_t)lens[i] - 1, 0, &jerr);
-            json_array_append_new(list, n ? n : json_null());
-        }
-    }
-    free(all);
-    free(displs);
-    free(lens);
-    free(mine);
-    return list;
-}
-
-/* "host\0cpus\0" from every rank to rank 0, cpus empty when the binding is unknown. */
-static json_t *sysinfo_gather_bindings(MPI_Comm comm, hwloc_topology_t topo, const char *host, int node)
-{
-    int rank, size, len;
-    int *lens = NULL, *displs = NULL, *nodes = NULL;
-    char *all = NULL, *mine = NULL;
-    json_t *bindings = NULL;
-
-    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
-    SYSINFO_MPI(MPI_Comm_size(comm, &size));
+    /* One short binding record per rank. */
     char *cpus = mb_sysinfo_binding(topo);
-    size_t hlen = strlen(host), clen = cpus ? strlen(cpus) : 0;
-    mine = malloc(hlen + clen + 2);
-    if (!mine) {
-        fprintf(stderr, "mbsuite: sysinfo: out of memory\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    memcpy(mine, host, hlen + 1);
-    memcpy(mine + hlen + 1, cpus ? cpus : "", clen + 1);
+    json_t *mine = json_pack("{s:i, s:i, s:s, s:o}", "rank", rank, "node", layout->node, "host",
+                             layout->host, "cpus", sysinfo_string_or_null(cpus));
     free(cpus);
-    len = (int)(hlen + clen + 2);
+    json_t *bindings = mb_mpi_gather_json(comm, mine);
+    json_decref(mine);
 
-    if (rank == 0) {
-        lens = calloc((size_t)size, sizeof *lens);
-        displs = calloc((size_t)size, sizeof *displs);
-        nodes = calloc((size_t)size, sizeof *nodes);
-        if (!lens || !displs || !nodes) {
-            fprintf(stderr, "mbsuite: sysinfo: out of memory for %d binding records\n", size);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    }
-    SYSINFO_MPI(MPI_Gather(&node, 1, MPI_INT, nodes, 1, MPI_INT, 0, comm));
-    SYSINFO_MPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
-    size_t total = 0;
-    if (rank == 0) {
-        for (int i = 0; i < size; i++) {
-            displs[i] = (int)total;
-            total += (size_t)lens[i];
-        }
-        all = malloc(total);
-        if (!all) {
-            fprintf(stderr, "mbsuite: sysinfo: out of memory for %zu bytes of bindings\n", total);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    }
-    SYSINFO_MPI(MPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
-    if (rank == 0) {
-        bindings = json_array();
-        for (int i = 0; bindings && i < size; i++) {
-            const char *h = all + displs[i];
-            const char *c = h + strlen(h) + 1;
-            json_array_append_new(bindings, json_pack("{s:i, s:i, s:o, s:o}", "rank", i, "node", nodes[i], "host",
-                                                      sysinfo_string_or_null(h), "cpus", sysinfo_string_or_null(c)));
-        }
-    }
-    free(all);
-    free(nodes);
-    free(displs);
-    free(lens);
-    free(mine);
-    return bindings;
-}
-
-json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo, const mb_clock_t *clock)
-{
-    int rank, size, local, node = 0, nnodes = 0;
-    MPI_Comm node_comm, leaders = MPI_COMM_NULL;
-    json_t *nodes = NULL, *bindings = NULL, *out = NULL;
-
-    SYSINFO_MPI(MPI_Comm_rank(comm, &rank));
-    SYSINFO_MPI(MPI_Comm_size(comm, &size));
-    int pseudo = mb_sysinfo_node_comm(comm, &node_comm);
-    if (pseudo < 0) {
-        fprintf(stderr, "mbsuite: MB_PSEUDO_NODES=\"%s\" is not a whole number >= 1\n", getenv("MB_PSEUDO_NODES"));
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    SYSINFO_MPI(MPI_Comm_rank(node_comm, &local));
-    /* Leaders ordered by world rank: a leader's rank among them is its node's index, and
-     * world rank 0 (always a leader) is node 0. */
-    SYSINFO_MPI(MPI_Comm_split(comm, local == 0 ? 0 : MPI_UNDEFINED, rank, &leaders));
-    if (leaders != MPI_COMM_NULL) {
-        SYSINFO_MPI(MPI_Comm_rank(leaders, &node));
-        SYSINFO_MPI(MPI_Comm_size(leaders, &nnodes));
-    }
-    SYSINFO_MPI(MPI_Bcast(&node, 1, MPI_INT, 0, node_comm));
-
-    char host[SYSINFO_HOST_MAX + 16];
-    if (gethostname(host, SYSINFO_HOST_MAX) != 0)
-        snprintf(host, SYSINFO_HOST_MAX, "unknown");
-    host[SYSINFO_HOST_MAX - 1] = '\0';
-    /* Pseudo-nodes share one real host; the suffix keeps them apart in the output. */
-    if (pseudo > 0) {
-        size_t h = strlen(host);
-        snprintf(host + h, sizeof host - h, "#%d", node);
-    }
-
-    if (leaders != MPI_COMM_NULL) {
-        nodes = sysinfo_gather_nodes(leaders, topo, host, clock);
-        SYSINFO_MPI(MPI_Comm_free(&leaders));
-    }
-    bindings = sysinfo_gather_bindings(comm, topo, host, node);
-    SYSINFO_MPI(MPI_Comm_free(&node_comm));
-
-    if (rank == 0) {
-        out = json_pack("{s:i, s:i, s:o?, s:o?}", "ranks", size, "nodes", nnodes, "bindings", bindings,
-                        "node_list", nodes);
-    } else {
-        json_decref(nodes);
-        json_decref(bindings);
-    }
-    return out;
+    if (rank != 0)
+        return NULL;
+    return json_pack("{s:i, s:i, s:o, s:o}", "ranks", size, "nodes", layout->nnodes, "bindings",
+                     bindings, "node_list", nodes);
 }

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "clock.h"
+#include "node_layout.h"
 
 /* This node as a JSON object: "host", "cpu_model", "sockets", "numa_nodes", "cores", "pus",
  * "caches": [{"level", "type" ("data", "instruction", "unified"), "size_bytes", "count"}],
@@ -31,21 +32,14 @@ uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo);
 char *mb_sysinfo_binding(hwloc_topology_t topo);
 
 /* The MPI tuning environment of envp: every variable whose name starts with OMPI_MCA_,
- * PMIX_MCA_, UCX_, FI_, PSM2_, HCOLL_, I_MPI_, MV2_ or MPICH_, as {"NAME": "value"}. */
+ * PMIX_MCA_, UCX_, FI_, PSM2_, HCOLL_, I_MPI_, MV2_ or MPICH_, as {"NAME": "value"},
+ * less the launcher's own plumbing (OMPI_MCA_orte_*, OMPI_MCA_ess*, URIs, session dirs). */
 json_t *mb_sysinfo_mpi_env(char **envp);
 
-/* Collective over comm: the ranks of this rank's node, ordered by rank in comm, as a new
- * communicator in *node_comm (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)). For tests of
- * multi-node logic on one machine, MB_PSEUDO_NODES=K (K >= 1) splits comm instead into K
- * contiguous blocks of ranks (rank * K / size). Returns 0 for a shared-memory split, K for a
- * pseudo-node split, or -1 (*node_comm = MPI_COMM_NULL) when MB_PSEUDO_NODES is set but not
- * a whole number >= 1. Every module splits nodes with this function. */
-int mb_sysinfo_node_comm(MPI_Comm comm, MPI_Comm *node_comm);
-
-/* Collective over comm. On rank 0 returns {"ranks", "nodes", "bindings": [{"rank", "node",
- * "host", "cpus"}], "node_list": [mb_sysinfo_node of each node, in node order]}; NULL on the
- * other ranks. Nodes are found with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED); only one
- * rank per node describes it, and rank 0 receives O(ranks + nodes) data. */
-json_t *mb_sysinfo_gather(MPI_Comm comm, hwloc_topology_t topo, const mb_clock_t *clock);
+/* Collective over comm, with its node layout. On rank 0 returns {"ranks", "nodes",
+ * "bindings": [{"rank", "node", "host", "cpus"}], "node_list": [mb_sysinfo_node of each node,
+ * in node order]}; NULL on the other ranks. */
+json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_topology_t topo,
+                          const mb_clock_t *clock);
 
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* check_results [--complete] [--expect-bench NAME]... FILE
+/* check_results [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] FILE
  * Validates a results.json against the schema in results.h for the end-to-end tests.
  * Prints "FILE: ok (N benchmarks, M points)" and exits 0, or names the JSON path of the
  * first problem and exits 1; exits 2 on a usage error. --complete requires
- * "complete": true; --expect-bench requires a benchmark of that name that was not skipped. */
+ * "complete": true; --expect-bench requires a benchmark of that name that was not skipped;
+ * --expect-preflight-nodes requires a pre-flight table of N nodes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 
 static int check_results_usage(const char *argv0)
 {
-    fprintf(stderr, "usage: %s [--complete] [--expect-bench NAME]... FILE\n", argv0);
+    fprintf(stderr, "usage: %s [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] FILE\n", argv0);
     return 2;
 }
 
@@ -35,6 +36,8 @@ int main(int argc, char **argv)
             opts.require_complete = true;
         } else if (strcmp(argv[i], "--expect-bench") == 0 && i + 1 < argc) {
             expect[opts.n_expect_bench++] = argv[++i];
+        } else if (strcmp(argv[i], "--expect-preflight-nodes") == 0 && i + 1 < argc) {
+            opts.expect_preflight_nodes = atoi(argv[++i]);
         } else if (strncmp(argv[i], "--expect-bench=", 15) == 0 && argv[i][15]) {
             expect[opts.n_expect_bench++] = argv[i] + 15;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
  * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
- * FILE system.clock.KEY for a clock figure. For scripts such as `make bench`. */
+ * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure. For scripts
+ * such as `make bench`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock KEY\n");
+                    "       results_get FILE system.clock|preflight KEY\n");
     return 2;
 }
 
@@ -63,10 +64,14 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 1;
-    if (strcmp(argv[2], "system.clock") == 0) {
-        rc = get_print(json_object_get(json_object_get(json_object_get(root, "system"), "clock"),
-                                       argv[3]),
-                       argv[3]);
+    /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
+    if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "preflight") == 0) {
+        const json_t *obj = root;
+        char path[256];
+        snprintf(path, sizeof path, "%s", argv[2]);
+        for (char *save = NULL, *part = strtok_r(path, ".", &save); part; part = strtok_r(NULL, ".", &save))
+            obj = json_object_get(obj, part);
+        rc = get_print(json_object_get(obj, argv[3]), argv[3]);
         goto done;
     }
     size_t i;

@@ -131,6 +131,43 @@ expect "killed run: results.json still valid" 0 ': ok' -- \
     "$BUILD/tests/check_results" --expect-bench harness.timer "$TMP/killed/results.json"
 expect "killed run: marked incomplete" 0 '"complete": false' -- cat "$TMP/killed/results.json"
 
+# --- pre-flight (seed 000 mhz, seed 002 perturbation test) ---
+expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep their 100 copies' -- \
+    tests/mhz_disasm_check.sh "$BUILD/src/mhz_expr.o"
+# mhz prints a figure it trusts, or says the system is too busy and exits 1: never a number
+# it does not trust.
+"$EXE" mhz >"$TMP/mhz.out" 2>&1
+rc=$?
+if { [ $rc -eq 0 ] && grep -Eq '^mhz: [0-9]+\.[0-9] MHz, [0-9.]+ ns clock' "$TMP/mhz.out" &&
+     [ "$(grep -cE '^  [a-z+^=<>&*;()0-7 ]+ +[0-9.]+ +[0-9]+\.[0-9]{2}$' "$TMP/mhz.out")" -eq 9 ]; } ||
+   { [ $rc -eq 1 ] && grep -q 'system too busy' "$TMP/mhz.out" && ! grep -q 'MHz,' "$TMP/mhz.out"; }; then
+    pass "mbsuite mhz: a figure with nine cycle counts, or 'too busy'"
+else fail "mbsuite mhz: a figure with nine cycle counts, or 'too busy'" "$TMP/mhz.out"; fi
+expect "mbsuite perturb: p1bench's histogram" 0 '^Perturbation percent by count for 2 ms runs:' -- "$EXE" perturb 2 20
+expect "mbsuite perturb: percentiles" 0 '^Percentiles: 50th: [0-9.]+%, 90th: [0-9.]+%, 100th: [0-9.]+%$' -- "$EXE" perturb 2 20
+expect "mbsuite perturb: rates" 0 '^Fastest rate: [0-9]+/s, 50th: [0-9]+/s' -- "$EXE" perturb 2 20
+expect "mbsuite perturb -m: memory mode" 0 'Allocating 1 Mbytes' -- "$EXE" perturb -m 1 2 10
+expect "mbsuite perturb: bad count refused" 2 "count '0' is not a number" -- "$EXE" perturb 2 0
+expect "mbsuite perturb: bad option refused" 2 "unknown option '-x'" -- "$EXE" perturb -x
+expect "quick run: pre-flight table for 1 node, every result carries its noise" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --expect-preflight-nodes 1 "$TMP/quick/results.json"
+expect "quick run: report has the pre-flight table" 0 '^  node  host +MHz +tick ns ranks' -- cat "$TMP/quick/report.txt"
+MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: run succeeds" 0 'report:' -- \
+    $MPIRUN -np 4 "$EXE" --config config/quick.ini --only harness.timer --out "$TMP/pseudo"
+expect "4 ranks as 2 pseudo-nodes: pre-flight gathers 2 nodes" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --complete --expect-preflight-nodes 2 "$TMP/pseudo/results.json"
+expect "4 ranks as 2 pseudo-nodes: both hosts named" 0 '"host": "[^"]+#1"' -- cat "$TMP/pseudo/results.json"
+MB_PSEUDO_NODES=x expect "a bad MB_PSEUDO_NODES is refused" 2 'MB_PSEUDO_NODES="x"' -- \
+    $MPIRUN -np 2 "$EXE" --config config/quick.ini --out "$TMP/badpseudo"
+# A zero noise threshold flags any node whose runs are not all identical: on_noisy = abort
+# must stop before the suite, with the pre-flight on record.
+sed -e 's/^noise_threshold = .*/noise_threshold = 0%/' -e 's/^on_noisy = .*/on_noisy = abort/' \
+    config/quick.ini >"$TMP/abort.ini"
+expect "on_noisy = abort stops before the suite" 1 'stopping before the suite as \[preflight\] on_noisy = abort' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/abort.ini" --out "$TMP/abort"
+expect "on_noisy = abort: results hold the pre-flight, incomplete" 0 ': ok \(0 benchmarks' -- \
+    "$BUILD/tests/check_results" --expect-preflight-nodes 1 "$TMP/abort/results.json"
+
 # --- the lmbench 2.0 examples (seed 000 Appendix) build and print plausible figures ---
 expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} microseconds$' -- "$BUILD/examples/lrand48"
 expect "example bcopy prints MB/sec" 0 '^[1-9][0-9]*\.[0-9]{2} MB/sec$' -- "$BUILD/examples/bcopy"

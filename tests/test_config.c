@@ -552,6 +552,8 @@ static void test_json_has_every_key(void **state)
         int ok = strcmp(t, "SIZE_LIST") == 0 ? json_is_array(v)
                  : strcmp(t, "FRACTION") == 0 ? json_is_real(v)
                  : strcmp(t, "CLOCK") == 0    ? json_is_string(v)
+                 : strcmp(t, "NOISE_ACTION") == 0 ? json_is_string(v)
+                 : strcmp(t, "BOOL") == 0     ? json_is_boolean(v)
                                               : json_is_integer(v) ||
                                                  (json_is_string(v) &&
                                                   strcmp(json_string_value(v), "auto") == 0);
@@ -564,13 +566,17 @@ static void test_json_has_every_key(void **state)
     parse_ok(&c, "[timing]\nclock = monotonic_raw\nenough_max = 1.5ms\n"
                  "[harness]\nbcopy_sizes = 4K, 1M\nbcopy_cold_span = 2G\n");
     j = mb_config_to_json(&c);
-    char *s = json_dumps(j, JSON_COMPACT);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
     assert_string_equal(s, "{\"run\":{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
                            "\"ci_target\":0.02},"
                            "\"timing\":{\"clock\":\"monotonic_raw\",\"enough\":\"auto\","
                            "\"enough_max\":1500000,\"enough_fallback\":1000000000},"
                            "\"harness\":{\"bcopy_sizes\":[4096,1048576],"
-                           "\"bcopy_cold_span\":2147483648}}");
+                           "\"bcopy_cold_span\":2147483648},"
+                           "\"preflight\":{\"enabled\":true,\"mhz_measurements\":11,"
+                           "\"perturb_duration\":20000000,\"perturb_count\":100,"
+                           "\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
+                           "\"on_noisy\":\"warn\"}}");
     free(s);
     json_decref(j);
 }

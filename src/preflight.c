@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+#include "preflight.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "mhz.h"
+#include "mpi_util.h"
+#include "perturb.h"
+#include "sysinfo.h"
+
+static const char *const preflight_pct_keys[] = {"p50_pct", "p90_pct", "p99_pct", "max_pct"};
+#define PREFLIGHT_NPCT 4
+
+static double preflight_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* This rank's perturbation figures, as one small record for its node leader. */
+static json_t *preflight_perturb_rank(const mb_context_t *ctx)
+{
+    const mb_config_t *cfg = ctx->config;
+    mb_perturb_opts_t opts = {.target_ms = (double)cfg->preflight_perturb_duration / 1e6,
+                              .count = cfg->preflight_perturb_count};
+    mb_perturb_result_t r;
+    char *cpus = mb_sysinfo_binding(ctx->topology);
+    json_t *rec = json_pack("{s:i, s:o}", "rank", ctx->rank, "cpus",
+                            cpus ? json_string(cpus) : json_null());
+    free(cpus);
+    if (mb_perturb_run(ctx->timing->clock, &opts, NULL, &r) != 0) {
+        json_object_set_new(rec, "error", json_string("the perturbation test could not run"));
+        return rec;
+    }
+    const double pct[PREFLIGHT_NPCT] = {r.p50_pct, r.p90_pct, r.p99_pct, r.max_pct};
+    for (int k = 0; k < PREFLIGHT_NPCT; k++)
+        json_object_set_new(rec, preflight_pct_keys[k], json_real(pct[k]));
+    json_object_set_new(rec, "fastest_ms", json_real(r.fastest_ns / 1e6));
+    mb_perturb_free(&r);
+    return rec;
+}
+
+/* The node's noise is its noisiest rank's: one bad core is what spoils a measurement. */
+static json_t *preflight_node_perturb(const json_t *per_rank)
+{
+    json_t *worst = json_object();
+    for (int k = 0; k < PREFLIGHT_NPCT; k++) {
+        double max = -1;
+        size_t i;
+        json_t *rec;
+        json_array_foreach(per_rank, i, rec) {
+            const json_t *v = json_object_get(rec, preflight_pct_keys[k]);
+            if (json_is_number(v) && json_number_value(v) > max)
+                max = json_number_value(v);
+        }
+        json_object_set_new(worst, preflight_pct_keys[k], max >= 0 ? json_real(max) : json_null());
+    }
+    return worst;
+}
+
+static json_t *preflight_node_json(const mb_node_layout_t *layout, const mb_mhz_result_t *mhz,
+                                   json_t *per_rank)
+{
+    json_t *cycles = json_object();
+    for (int e = 0; e < MB_MHZ_NEXPR; e++)
+        json_object_set_new(cycles, mb_mhz_expr_text[e],
+                            mhz->ok ? json_real(mhz->expr_cycles[e]) : json_null());
+    json_t *node = json_pack("{s:i, s:s, s:i, s:o, s:o, s:o, s:b, s:s?, s:i}", "node",
+                             layout->node, "host", layout->host, "ranks", layout->local_size,
+                             "mhz", mhz->ok ? json_real(mhz->mhz) : json_null(), "tick_ns",
+                             mhz->ok ? json_real(mhz->tick_ns) : json_null(), "cycles", cycles,
+                             "mhz_ok", mhz->ok, "mhz_why", mhz->ok ? NULL : mhz->why,
+                             "mhz_attempts", mhz->attempts);
+    json_object_set_new(node, "perturb", preflight_node_perturb(per_rank));
+    json_object_set_new(node, "per_rank", per_rank);
+    return node;
+}
+
+double mb_preflight_verdict(json_t *nodes, double mhz_tolerance, double noise_threshold, int *flagged)
+{
+    size_t n = json_array_size(nodes), have = 0, i;
+    double *mhz = calloc(n ? n : 1, sizeof *mhz), median = 0;
+    json_t *node;
+    json_array_foreach(nodes, i, node) {
+        const json_t *v = json_object_get(node, "mhz");
+        if (mhz && json_is_number(v))
+            mhz[have++] = json_number_value(v);
+    }
+    if (have > 0) {
+        gsl_sort(mhz, 1, have);
+        median = gsl_stats_median_from_sorted_data(mhz, 1, have);
+    }
+    free(mhz);
+
+    *flagged = 0;
+    json_array_foreach(nodes, i, node) {
+        char why[512] = "";
+        size_t used = 0;
+        const json_t *v = json_object_get(node, "mhz");
+        if (!json_is_number(v)) {
+            const char *reason = json_string_value(json_object_get(node, "mhz_why"));
+            used += (size_t)snprintf(why + used, sizeof why - used, "mhz failed (%s)",
+                                     reason ? reason : "no figure");
+        } else if (median > 0 && fabs(json_number_value(v) - median) > mhz_tolerance * median) {
+            used += (size_t)snprintf(why + used, sizeof why - used,
+                                     "clock %.1f MHz is %+.1f%% off the cluster median %.1f MHz",
+                                     json_number_value(v),
+                                     (json_number_value(v) - median) / median * 100, median);
+        }
+        const json_t *p99 = json_object_get(json_object_get(node, "perturb"), "p99_pct");
+        if (json_is_number(p99) && json_number_value(p99) > noise_threshold * 100 && used < sizeof why)
+            snprintf(why + used, sizeof why - used, "%snoisy: p99 %.2f%% slower than fastest > %.2f%%",
+                     used ? "; " : "", json_number_value(p99), noise_threshold * 100);
+        bool bad = why[0] != '\0';
+        *flagged += bad;
+        json_object_set_new(node, "flagged", json_boolean(bad));
+        json_object_set_new(node, "why", bad ? json_string(why) : json_null());
+    }
+    return median;
+}
+
+json_t *mb_preflight_node_noise(const json_t *preflight, int node)
+{
+    const json_t *n = json_array_get(json_object_get(preflight, "nodes"), (size_t)node);
+    if (!n)
+        return NULL;
+    const json_t *p = json_object_get(n, "perturb");
+    return json_pack("{s:i, s:O?, s:O?, s:O?, s:O?}", "node", node, "host", json_object_get(n, "host"),
+                     "p50_pct", json_object_get(p, "p50_pct"), "p99_pct",
+                     json_object_get(p, "p99_pct"), "flagged", json_object_get(n, "flagged"));
+}
+
+json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout)
+{
+    const mb_config_t *cfg = ctx->config;
+    double began = preflight_now_s();
+
+    /* mhz: one rank per node, the node's other ranks asleep so they do not disturb it. */
+    if (ctx->rank == 0)
+        fprintf(stderr, "mbsuite: pre-flight: mhz on one rank of each of %d node(s)\n",
+                layout->nnodes);
+    mb_mhz_result_t mhz = {0};
+    mb_mhz_opts_t opts = {.measurements = (int)cfg->preflight_mhz_measurements, .max_attempts = 3};
+    /* Real nodes measure at once; pseudo-nodes share one machine's cores, so they take turns
+     * as separate machines would not need to. */
+    int turns = layout->pseudo ? layout->nnodes : 1;
+    for (int turn = 0; turn < turns; turn++) {
+        if (layout->local_rank == 0 && (!layout->pseudo || layout->node == turn))
+            mb_mhz_measure(ctx->timing, &opts, &mhz);
+        mb_mpi_wait_quietly(ctx->comm);
+    }
+
+    /* Perturbation test: every rank of every node at once. */
+    if (ctx->rank == 0)
+        fprintf(stderr, "mbsuite: pre-flight: perturbation test, %llu runs of %.0f ms on every rank\n",
+                (unsigned long long)cfg->preflight_perturb_count,
+                (double)cfg->preflight_perturb_duration / 1e6);
+    json_t *mine = preflight_perturb_rank(ctx);
+    json_t *per_rank = mb_mpi_gather_json(layout->node_comm, mine);
+    json_decref(mine);
+
+    json_t *nodes = NULL;
+    if (layout->leaders != MPI_COMM_NULL) {
+        json_t *node = preflight_node_json(layout, &mhz, per_rank);
+        nodes = mb_mpi_gather_json(layout->leaders, node);
+        json_decref(node);
+    }
+    if (ctx->rank != 0) {
+        json_decref(nodes);
+        return NULL;
+    }
+    int flagged = 0;
+    double median = mb_preflight_verdict(nodes, cfg->preflight_mhz_tolerance,
+                                         cfg->preflight_noise_threshold, &flagged);
+    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:f}", "nodes", nodes, "median_mhz",
+                     median > 0 ? json_real(median) : json_null(), "flagged_nodes", flagged,
+                     "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
+                     "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
+                     "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
+                     "perturb_count", (json_int_t)cfg->preflight_perturb_count, "elapsed_s",
+                     preflight_now_s() - began);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-node pre-flight, before the parallel suite: mhz (seed 000 4-7) on one rank per
+ * node while the node's other ranks wait, then the perturbation test (seed 002) on every
+ * rank at once, each on its own core, so a core that takes the interrupts shows up. Rank 0
+ * gathers a cluster table and flags nodes whose clock is off the cluster median or whose
+ * noise is above the threshold. */
+#ifndef MB_PREFLIGHT_H
+#define MB_PREFLIGHT_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "bench.h"
+#include "node_layout.h"
+
+/* Collective over ctx->comm. On rank 0 returns the "preflight" object of results.json:
+ * {"nodes": [{"node", "host", "ranks", "mhz", "tick_ns", "cycles", "mhz_ok", "mhz_why",
+ * "perturb": {"p50_pct", "p90_pct", "p99_pct", "max_pct"} (the node's noisiest rank),
+ * "per_rank": [{"rank", "cpus", "p50_pct", "p90_pct", "p99_pct", "max_pct"}], "flagged",
+ * "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct", "noise_threshold_pct",
+ * "perturb_duration_ms", "perturb_count", "elapsed_s"}; NULL on the other ranks. Progress
+ * goes to stderr from rank 0. */
+json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout);
+
+/* Flag the nodes of `nodes` (the array above, without "flagged"/"why"): MHz further than
+ * mhz_tolerance (a fraction) from the median of the nodes whose mhz succeeded, or mhz that
+ * failed, or p99 noise above noise_threshold (a fraction). Sets "flagged" and "why" on
+ * every node and returns the median MHz (0 when no node has one); *flagged gets the count.
+ * Pure: for tests. */
+double mb_preflight_verdict(json_t *nodes, double mhz_tolerance, double noise_threshold, int *flagged);
+
+/* The noise figures of node `node` for a benchmark result: {"node", "host", "p50_pct",
+ * "p99_pct", "flagged"}; NULL when the pre-flight did not run. New reference. */
+json_t *mb_preflight_node_noise(const json_t *preflight, int node);
+
+#endif
