@@ -65,8 +65,8 @@ static json_t *preflight_node_perturb(const json_t *per_rank)
     return worst;
 }
 
-static json_t *preflight_node_json(const mb_node_layout_t *layout, const mb_mhz_result_t *mhz,
-                                   json_t *per_rank)
+static json_t *preflight_node_json(const mb_context_t *ctx, const mb_node_layout_t *layout,
+                                   const mb_mhz_result_t *mhz, json_t *per_rank)
 {
     json_t *cycles = json_object();
     for (int e = 0; e < MB_MHZ_NEXPR; e++)
@@ -78,6 +78,7 @@ static json_t *preflight_node_json(const mb_node_layout_t *layout, const mb_mhz_
                              mhz->ok ? json_real(mhz->tick_ns) : json_null(), "cycles", cycles,
                              "mhz_ok", mhz->ok, "mhz_why", mhz->ok ? NULL : mhz->why,
                              "mhz_attempts", mhz->attempts);
+    json_object_set_new(node, "cores", json_integer(hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_CORE)));
     json_object_set_new(node, "perturb", preflight_node_perturb(per_rank));
     json_object_set_new(node, "per_rank", per_rank);
     return node;
@@ -168,7 +169,7 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
 
     json_t *nodes = NULL;
     if (layout->leaders != MPI_COMM_NULL) {
-        json_t *node = preflight_node_json(layout, &mhz, per_rank);
+        json_t *node = preflight_node_json(ctx, layout, &mhz, per_rank);
         nodes = mb_mpi_gather_json(layout->leaders, node);
         json_decref(node);
     }

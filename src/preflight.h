@@ -15,7 +15,7 @@
 #include "node_layout.h"
 
 /* Collective over ctx->comm. On rank 0 returns the "preflight" object of results.json:
- * {"nodes": [{"node", "host", "ranks", "mhz", "tick_ns", "cycles", "mhz_ok", "mhz_why",
+ * {"nodes": [{"node", "host", "ranks", "cores", "mhz", "tick_ns", "cycles", "mhz_ok", "mhz_why",
  * "perturb": {"p50_pct", "p90_pct", "p99_pct", "max_pct"} (the node's noisiest rank),
  * "per_rank": [{"rank", "cpus", "p50_pct", "p90_pct", "p99_pct", "max_pct"}], "flagged",
  * "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct", "noise_threshold_pct",

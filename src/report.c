@@ -610,8 +610,8 @@ static void report_preflight(FILE *f, const json_t *pre)
     fprintf(f, REPORT_INDENT "noise: how much slower than its fastest each %.4g ms spin run was, "
                "all ranks at once; flagged above p99 %.4g%% or %.4g%% off the median clock\n",
             dur, thr, tol);
-    fprintf(f, REPORT_INDENT "node  %-20s %9s %8s %5s %8s %8s  verdict\n", "host", "MHz", "tick ns",
-            "ranks", "p50 %", "p99 %");
+    fprintf(f, REPORT_INDENT "node  %-20s %9s %8s %5s %5s %8s %8s  verdict\n", "host", "MHz",
+            "tick ns", "cores", "ranks", "p50 %", "p99 %");
     size_t i, nranks = 0;
     const json_t *node;
     json_array_foreach(nodes, i, node) {
@@ -624,6 +624,7 @@ static void report_preflight(FILE *f, const json_t *pre)
             fprintf(f, " %8.4f", v);
         else
             fprintf(f, " %8s", "-");
+        fprintf(f, " %5lld", (long long)json_integer_value(json_object_get(node, "cores")));
         fprintf(f, " %5lld", (long long)json_integer_value(json_object_get(node, "ranks")));
         report_pct(f, json_object_get(node, "perturb"), "p50_pct");
         report_pct(f, json_object_get(node, "perturb"), "p99_pct");

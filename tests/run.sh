@@ -151,7 +151,7 @@ expect "mbsuite perturb: bad count refused" 2 "count '0' is not a number" -- "$E
 expect "mbsuite perturb: bad option refused" 2 "unknown option '-x'" -- "$EXE" perturb -x
 expect "quick run: pre-flight table for 1 node, every result carries its noise" 0 ': ok' -- \
     "$BUILD/tests/check_results" --expect-preflight-nodes 1 "$TMP/quick/results.json"
-expect "quick run: report has the pre-flight table" 0 '^  node  host +MHz +tick ns ranks' -- cat "$TMP/quick/report.txt"
+expect "quick run: report has the pre-flight table" 0 '^  node  host +MHz +tick ns cores ranks' -- cat "$TMP/quick/report.txt"
 MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: run succeeds" 0 'report:' -- \
     $MPIRUN -np 4 "$EXE" --config config/quick.ini --only harness.timer --out "$TMP/pseudo"
 expect "4 ranks as 2 pseudo-nodes: pre-flight gathers 2 nodes" 0 ': ok' -- \
