@@ -117,7 +117,11 @@ expect "singleton run: results valid" 0 ': ok' -- \
     "$BUILD/tests/check_results" --complete --expect-bench harness.timer "$TMP/single/results.json"
 
 # --- a run killed half-way leaves valid files holding what finished ---
-$MPIRUN -np 2 "$EXE" --config config/default.ini --out "$TMP/killed" >"$TMP/killed.log" 2>&1 &
+# A fixed enough and a CI target never met make a run of known length (several seconds
+# after harness.timer), whatever the enough search would find on this machine.
+sed -e 's/^enough = .*/enough = 5ms/' -e 's/^ci_target = .*/ci_target = 0.01%/' \
+    -e 's/^max_experiments = .*/max_experiments = 41/' config/quick.ini >"$TMP/killed.ini"
+$MPIRUN -np 2 "$EXE" --config "$TMP/killed.ini" --out "$TMP/killed" >"$TMP/killed.log" 2>&1 &
 launcher=$!
 for _ in $(seq 1 600); do
     if [ -f "$TMP/killed/results.json" ] && grep -q '"harness.timer"' "$TMP/killed/results.json" 2>/dev/null; then
@@ -125,7 +129,7 @@ for _ in $(seq 1 600); do
     fi
     sleep 0.1
 done
-pkill -KILL -f "^$EXE --config config/default.ini --out $TMP/killed" 2>/dev/null
+pkill -KILL -f "^$EXE --config $TMP/killed.ini --out $TMP/killed" 2>/dev/null
 wait "$launcher" 2>/dev/null
 expect "killed run: results.json still valid" 0 ': ok' -- \
     "$BUILD/tests/check_results" --expect-bench harness.timer "$TMP/killed/results.json"
