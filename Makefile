@@ -21,9 +21,10 @@ TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
 
 # Messages are cut to their buffers on purpose: truncation warnings would be noise.
 WARN       := -Wall -Wextra -Werror -Wno-format-truncation
-CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE)
+# OpenMP for the thread benchmarks (fork/join, barriers); pthreads for the rest.
+CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE) -fopenmp -pthread
 CPPFLAGS   := -D_GNU_SOURCE -Isrc -I$(BUILD)
-LDFLAGS    := $(SANITIZE)
+LDFLAGS    := $(SANITIZE) -fopenmp -pthread
 
 # Open MPI's mpirun refuses root and more ranks than cores unless told; users need neither.
 export OMPI_ALLOW_RUN_AS_ROOT := 1

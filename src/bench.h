@@ -28,6 +28,8 @@ typedef struct mb_context {
     uint64_t llc_bytes; /* last-level cache of this node, 0 if unknown */
     MPI_Comm comm;      /* all ranks of the run */
     int rank, size;
+    MPI_Comm node_comm; /* the ranks of this rank's node */
+    int node, node_rank, node_size;
 } mb_context_t;
 
 /* One axis of the parameter space. A numeric axis carries its unit in its name
@@ -42,9 +44,13 @@ typedef struct mb_point {
     int64_t v[MB_MAX_DIMS];
 } mb_point_t;
 
-/* Which ranks measure. */
+/* Which ranks measure. The NODE scopes use the ranks of node 0 (rank 0's node), which set
+ * each point up together (e.g. an MPI-3 shared-memory window); other nodes' ranks sleep. */
 typedef enum mb_scope {
-    MB_SCOPE_ROOT = 0, /* rank 0 measures alone; the other ranks wait without spinning */
+    MB_SCOPE_ROOT = 0,   /* rank 0 measures alone; the other ranks wait without spinning */
+    MB_SCOPE_NODE_EACH,  /* node 0's ranks measure one at a time, the others asleep */
+    MB_SCOPE_NODE_ALL,   /* node 0's ranks measure at the same time (contention) */
+    MB_SCOPE_WORLD_ALL,  /* every rank measures at the same time */
 } mb_scope_t;
 
 typedef struct mb_bench {
@@ -54,6 +60,7 @@ typedef struct mb_bench {
     const char *measures; /* exactly which interval is timed, and in what state */
     int min_ranks;        /* skipped (with the reason) when the run has fewer ranks */
     mb_scope_t scope;
+    mb_scope_t (*scope_of)(const mb_point_t *pt); /* when the scope depends on the point */
     const mb_dim_t *dims;
     size_t ndims;
     /* Fill at most max points from the config; return how many, or -1 with err set.

@@ -357,7 +357,9 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     mb_context_t ctx = {.config = cfg, .timing = &timing, .topology = topo,
                         .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
-                        .rank = rank, .size = size};
+                        .rank = rank, .size = size, .node_comm = layout.node_comm,
+                        .node = layout.node, .node_rank = layout.local_rank,
+                        .node_size = layout.local_size};
     if (driver_plan(&ctx, selected, plan, &nplan) != 0)
         goto done;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness_together.h"
 #include "mpi_util.h"
 
 const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf, size_t len)
@@ -91,9 +92,118 @@ static double measure_now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Rank 0 alone: measure every point; NULL with reason set when a point cannot be set up. */
-static json_t *measure_root(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                            size_t npts, const char *progress, char *reason, size_t reason_len)
+static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
+{
+    return b->scope_of ? b->scope_of(pt) : b->scope;
+}
+
+/* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
+static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope)
+{
+    if (scope == MB_SCOPE_WORLD_ALL)
+        return ctx->comm;
+    return ctx->node == 0 ? ctx->node_comm : MPI_COMM_NULL;
+}
+
+/* Spread over the ranks: each rank's median, their mean and maximum (Howell's "avg" and
+ * "max" columns, seed 001). Collective over comm; the object on comm's rank 0. */
+static json_t *measure_over_ranks(MPI_Comm comm, int world_rank, const mb_measurement_t *m)
+{
+    json_t *mine = json_pack("{s:i, s:f, s:b}", "rank", world_rank, "median", m->stats.median,
+                             "ci_target_met", m->ci_target_met);
+    json_t *all = mb_mpi_gather_json(comm, mine);
+    json_decref(mine);
+    if (!all)
+        return NULL;
+    double sum = 0, max = 0;
+    int max_rank = -1;
+    size_t i;
+    json_t *rec;
+    json_t *per_rank = json_array();
+    json_array_foreach(all, i, rec) {
+        double v = json_number_value(json_object_get(rec, "median"));
+        sum += v;
+        if (max_rank < 0 || v > max) {
+            max = v;
+            max_rank = (int)json_integer_value(json_object_get(rec, "rank"));
+        }
+        json_array_append(per_rank, json_object_get(rec, "median"));
+    }
+    json_t *over = json_pack("{s:I, s:f, s:f, s:i, s:o}", "ranks", (json_int_t)json_array_size(all),
+                             "avg_ns", sum / (double)json_array_size(all), "max_ns", max,
+                             "max_rank", max_rank, "median_per_rank_ns", per_rank);
+    json_decref(all);
+    return over;
+}
+
+/* One point in a NODE or WORLD scope, on the ranks of comm. Returns 0 on every rank of
+ * comm, or -1 on every rank with reason set on rank 0. */
+static int measure_point_together(const mb_bench_t *b, const mb_context_t *ctx,
+                                  const mb_point_t *pt, mb_scope_t scope, MPI_Comm comm,
+                                  const mb_measure_opts_t *opts, mb_measurement_t *m,
+                                  json_t **over, char *reason, size_t reason_len)
+{
+    int crank, csize;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &crank));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &csize));
+    void *state = NULL;
+    char err[512] = "";
+    int ok = !b->setup || b->setup(ctx, pt, &state, err, sizeof err) == 0, all_ok = 0;
+    MB_MPI_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm));
+    if (!all_ok) {
+        snprintf(reason, reason_len, "%s", ok ? "setup failed on another rank" : err);
+        if (ok && b->teardown)
+            b->teardown(state);
+        return -1;
+    }
+    int rc = 0;
+    if (scope == MB_SCOPE_NODE_EACH) {
+        /* One rank at a time, the others asleep: each sees the machine to itself. */
+        for (int r = 0; r < csize; r++) {
+            if (r == crank)
+                rc = mb_harness_measure(ctx->timing, opts, b->run, state, m);
+            mb_mpi_wait_quietly(comm);
+        }
+        int mine = rc == 0, every = 0;
+        MB_MPI_CHECK(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, comm));
+        rc = every ? 0 : -1;
+    } else {
+        rc = mb_harness_measure_together(ctx->timing, opts, b->run, state, comm, m);
+    }
+    if (rc == 0)
+        *over = measure_over_ranks(comm, ctx->rank, m);
+    if (b->teardown)
+        b->teardown(state);
+    if (rc != 0) {
+        mb_measurement_free(m);
+        snprintf(reason, reason_len, "the loop does no measurable work on some rank");
+    }
+    return rc;
+}
+
+/* One point on this rank alone (MB_SCOPE_ROOT). Returns 0, or -1 with reason set. */
+static int measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
+                               const mb_measure_opts_t *opts, mb_measurement_t *m, char *reason,
+                               size_t reason_len)
+{
+    void *state = NULL;
+    char err[512] = "";
+    if (b->setup && b->setup(ctx, pt, &state, err, sizeof err) != 0) {
+        snprintf(reason, reason_len, "%s", err);
+        return -1;
+    }
+    int rc = mb_harness_measure(ctx->timing, opts, b->run, state, m);
+    if (b->teardown)
+        b->teardown(state);
+    if (rc != 0)
+        snprintf(reason, reason_len, "the loop does no measurable work (optimised away?) or is out of memory");
+    return rc;
+}
+
+/* Collective over ctx->comm: every point in its scope, all ranks in step point by point
+ * (ranks with nothing to do at a point sleep). The result on rank 0; NULL elsewhere. */
+static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
+                              size_t npts, const char *progress)
 {
     const mb_config_t *cfg = ctx->config;
     mb_measure_opts_t opts = {
@@ -104,33 +214,51 @@ static json_t *measure_root(const mb_bench_t *b, const mb_context_t *ctx, const 
         .ops_per_iter = b->ops_per_iter,
         .subtract_loop_overhead = b->subtract_loop_overhead,
     };
-    mb_measurement_t *ms = calloc(npts, sizeof *ms);
-    json_t *result = measure_bench_header(b);
-    json_t *points = json_object_get(result, "points");
+    bool root = ctx->rank == 0; /* world rank 0 is always on node 0 and always measures */
+    mb_measurement_t *ms = root ? calloc(npts, sizeof *ms) : NULL;
+    json_t *result = root ? measure_bench_header(b) : NULL;
+    char reason[768] = "";
     size_t done = 0;
     double began = measure_now_s();
 
     for (; done < npts; done++) {
+        mb_scope_t scope = measure_scope(b, &pts[done]);
         char label[256];
         measure_params_text(b, &pts[done], label, sizeof label);
-        fprintf(stderr, "mbsuite: %s %s %s\n", progress, b->name, label);
-        void *state = NULL;
-        char err[512] = "";
-        if (b->setup && b->setup(ctx, &pts[done], &state, err, sizeof err) != 0) {
-            snprintf(reason, reason_len, "setup of %s failed: %s", label, err);
-            goto fail;
+        if (root)
+            fprintf(stderr, "mbsuite: %s %s %s\n", progress, b->name, label);
+        mb_measurement_t m = {0};
+        json_t *over = NULL;
+        char why[512] = "";
+        int rc = 0;
+        if (scope == MB_SCOPE_ROOT) {
+            if (root)
+                rc = measure_point_alone(b, ctx, &pts[done], &opts, &m, why, sizeof why);
+        } else {
+            MPI_Comm comm = measure_comm(ctx, scope);
+            if (comm != MPI_COMM_NULL)
+                rc = measure_point_together(b, ctx, &pts[done], scope, comm, &opts, &m, &over,
+                                            why, sizeof why);
         }
-        int rc = mb_harness_measure(ctx->timing, &opts, b->run, state, &ms[done]);
-        if (b->teardown)
-            b->teardown(state);
+        mb_mpi_wait_quietly(ctx->comm);
+        MB_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, ctx->comm));
         if (rc != 0) {
-            snprintf(reason, reason_len,
-                     "%s: the loop does no measurable work (optimised away?) or is out of memory",
-                     label);
+            snprintf(reason, sizeof reason, "%s: %s", label, why[0] ? why : "failed");
+            mb_measurement_free(&m);
             goto fail;
         }
-        json_array_append_new(points, measure_point_json(b, ctx, &pts[done], &ms[done]));
+        if (!root) {
+            mb_measurement_free(&m);
+            continue;
+        }
+        ms[done] = m;
+        json_t *point = measure_point_json(b, ctx, &pts[done], &ms[done]);
+        if (over)
+            json_object_set_new(point, "over_ranks", over);
+        json_array_append_new(json_object_get(result, "points"), point);
     }
+    if (!root)
+        return NULL;
     if (b->derive) {
         json_t *derived = b->derive(pts, ms, npts);
         if (derived)
@@ -142,24 +270,20 @@ static json_t *measure_root(const mb_bench_t *b, const mb_context_t *ctx, const 
     free(ms);
     return result;
 fail:
+    if (!root)
+        return NULL;
     for (size_t i = 0; i < done; i++)
         mb_measurement_free(&ms[i]);
     free(ms);
     json_decref(result);
-    return NULL;
+    return mb_measure_skipped_json(b, reason);
 }
 
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress)
 {
-    json_t *result = NULL;
-    if (ctx->rank == 0) {
-        char reason[768];
-        result = measure_root(b, ctx, pts, npts, progress, reason, sizeof reason);
-        if (!result)
-            result = mb_measure_skipped_json(b, reason);
-    }
-    /* Idle ranks sleep rather than spin, so they do not steal the measuring core's time. */
+    json_t *result = measure_points(b, ctx, pts, npts, progress);
+    /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
     mb_mpi_wait_quietly(ctx->comm);
     return result;
 }

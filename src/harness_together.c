@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness_together.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_util.h"
+
+/* All ranks agree whether every rank succeeded. */
+static bool together_all_ok(MPI_Comm comm, bool ok)
+{
+    int mine = ok, all = 0;
+    MB_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm));
+    return all != 0;
+}
+
+int mb_harness_measure_together(const mb_timing_t *t, const mb_measure_opts_t *opts,
+                                mb_run_fn run, void *state, MPI_Comm comm, mb_measurement_t *out)
+{
+    uint64_t cap = mb_harness_max_experiments(opts);
+    double ops = opts->ops_per_iter > 0 ? opts->ops_per_iter : 1.0;
+    memset(out, 0, sizeof *out);
+    out->samples_ns = malloc(cap * sizeof *out->samples_ns);
+
+    /* Warm-up and calibration together, so each rank sizes its loop under the same
+     * contention it will be measured in. */
+    uint64_t iters = 1;
+    bool ok = out->samples_ns != NULL;
+    MB_MPI_CHECK(MPI_Barrier(comm));
+    uint64_t began = mb_clock_now_ns(t->clock);
+    do {
+        ok = ok && mb_harness_experiment(t, run, state, &iters) >= 0;
+    } while (ok && (double)(mb_clock_now_ns(t->clock) - began) < opts->warmup_ns);
+    if (!together_all_ok(comm, ok))
+        goto fail;
+    unsigned long long mine = iters, agreed = 0;
+    MB_MPI_CHECK(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
+    iters = agreed;
+
+    for (;;) {
+        MB_MPI_CHECK(MPI_Barrier(comm));
+        uint64_t t0 = mb_clock_now_ns(t->clock);
+        run(state, iters);
+        uint64_t t1 = mb_clock_now_ns(t->clock);
+        double per_iter = ((double)(t1 - t0) - t->overhead_ns) / (double)iters;
+        if (opts->subtract_loop_overhead)
+            per_iter -= t->loop_overhead_ns;
+        out->samples_ns[out->n++] = per_iter / ops;
+        out->iters = iters;
+        int more = mb_harness_want_more(opts, out), any = 0;
+        MB_MPI_CHECK(MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_LOR, comm));
+        if (!any || out->n >= cap)
+            break;
+    }
+    return 0;
+fail:
+    mb_measurement_free(out);
+    return -1;
+}
