@@ -22,20 +22,32 @@ int mb_harness_measure_together(const mb_timing_t *t, const mb_measure_opts_t *o
     memset(out, 0, sizeof *out);
     out->samples_ns = malloc(cap * sizeof *out->samples_ns);
 
-    /* Warm-up and calibration together, so each rank sizes its loop under the same
-     * contention it will be measured in. */
+    /* Warm-up and calibration together, so the loop is sized under the contention it will
+     * be measured in, and with the same count on every rank at every step: the operation
+     * may be a collective (a barrier), where differing counts would deadlock. The seed's
+     * sizing rule is applied to the slowest rank's interval. */
     uint64_t iters = 1;
+    double warm_ns = 0;
     bool ok = out->samples_ns != NULL;
-    MB_MPI_CHECK(MPI_Barrier(comm));
-    uint64_t began = mb_clock_now_ns(t->clock);
-    do {
-        ok = ok && mb_harness_experiment(t, run, state, &iters) >= 0;
-    } while (ok && (double)(mb_clock_now_ns(t->clock) - began) < opts->warmup_ns);
     if (!together_all_ok(comm, ok))
         goto fail;
-    unsigned long long mine = iters, agreed = 0;
-    MB_MPI_CHECK(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm));
-    iters = agreed;
+    for (;;) {
+        MB_MPI_CHECK(MPI_Barrier(comm));
+        uint64_t t0 = mb_clock_now_ns(t->clock);
+        run(state, iters);
+        uint64_t t1 = mb_clock_now_ns(t->clock);
+        double mine = (double)(t1 - t0) - t->overhead_ns, slowest = 0;
+        MB_MPI_CHECK(MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm));
+        warm_ns += slowest;
+        bool accepted;
+        uint64_t next = mb_harness_resize(t, iters, slowest, &accepted);
+        if (accepted && warm_ns >= opts->warmup_ns)
+            break;
+        if (!accepted && next == 0)
+            goto fail;
+        if (!accepted)
+            iters = next;
+    }
 
     for (;;) {
         MB_MPI_CHECK(MPI_Barrier(comm));

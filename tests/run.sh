@@ -100,7 +100,7 @@ expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
     $MPIRUN -np 2 "$EXE" --config config/quick.ini --out "$TMP/quick"
 expect_benches=""
-for b in $(grep -oE '^MB_BENCH\(harness_[a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(harness_(.*)\)/harness.\1/'); do
+for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
 # shellcheck disable=SC2086
@@ -109,6 +109,21 @@ expect "quick run: results.json valid and complete" 0 ': ok' -- \
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
 [ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
     fail "quick run: no temporary files left"
+
+# --- shared memory (seed 001 Howell's table, seed 004 latency curve) ---
+for row in "empty loop" "timer()" barrier read_localcache allread_localcache read_local \
+           allread_local read_neighbour allread_neighbour write_localcache allwrite_localcache \
+           write_local allwrite_local write_neighbour allwrite_neighbour; do
+    expect "quick run: Howell's row $row has positive avg and max" 0 \
+        "^  $(printf '%s' "$row" | sed 's/[()]/\\&/g') +[0-9][0-9.e+-]* +[0-9][0-9.e+-]*" -- cat "$TMP/quick/report.txt"
+done
+expect "quick run: shm.latency derives cache levels" 0 '"levels_from": "random"' -- cat "$TMP/quick/results.json"
+printf '[shm]\nlatency_max = 64G\n' >"$TMP/huge.ini"
+expect "a latency curve larger than memory is refused" 2 'more than half this node.s memory' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/huge.ini" --out "$TMP/huge"
+[ ! -e "$TMP/huge" ] && pass "refused sizes: no result directory" || fail "refused sizes: no result directory"
+expect "one rank: Howell's neighbour rows say why they are missing" 0 'read_neighbour +\(needs 2 ranks on a node\)' -- \
+    sh -c "\"$EXE\" --config config/quick.ini --only 'shm.read' --out \"$TMP/onerank\" >/dev/null 2>&1 && cat \"$TMP/onerank/report.txt\""
 
 # --- one process without mpirun (singleton MPI) ---
 expect "singleton run of one benchmark" 0 'report:' -- \

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* Howell's table (seed 001, "Shared memory"): each process's buffer is its segment of an
+ * MPI_Win_allocate_shared window on the node, first touched by its owner, so "neighbour"
+ * is really another process's memory (node rank r reads or writes the segment of r + 1).
+ * Cache and memory sizes come from hwloc: half the L1 data cache, and 4 x the last-level
+ * cache. Latency is a dependent pointer chase in random order (the prefetcher cannot
+ * help); stream is successive 8-byte words. The chase of a neighbour's segment is built by
+ * the reader, since the window maps at a different address in each process. */
+#include "howell_access.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_util.h"
+#include "pointer_chase.h"
+#include "sysinfo.h"
+
+#define HOWELL_LINE 64
+
+const char *const mb_howell_target_labels[] = {"localcache", "local", "neighbour", NULL};
+const char *const mb_howell_access_labels[] = {"latency", "stream", NULL};
+
+typedef struct howell_state {
+    MPI_Win win;
+    MPI_Comm comm;
+    uint64_t *words; /* the region this rank walks (its own or its neighbour's) */
+    size_t nwords, pos;
+    void *chase;     /* where the pointer chase stands */
+    int access;
+    uint64_t sink;
+} howell_state_t;
+
+static uint64_t howell_l1d_bytes(hwloc_topology_t topo)
+{
+    hwloc_obj_t l1 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L1CACHE, 0);
+    return l1 && l1->attr->cache.size ? l1->attr->cache.size : 32768;
+}
+
+uint64_t mb_howell_bytes(const mb_context_t *ctx, int target)
+{
+    if (target == HOWELL_LOCALCACHE)
+        return howell_l1d_bytes(ctx->topology) / 2;
+    uint64_t llc = ctx->llc_bytes ? ctx->llc_bytes : 8u << 20;
+    return 4 * llc;
+}
+
+int mb_howell_points(const mb_context_t *ctx, bool write, mb_point_t *pts, size_t max, char *err,
+                     size_t errlen)
+{
+    uint64_t need = (uint64_t)ctx->node_size * mb_howell_bytes(ctx, HOWELL_LOCAL);
+    uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
+    if (memory && need > memory / 2) {
+        snprintf(err, errlen,
+                 "shm: %d ranks x %llu bytes (4 x the last-level cache each) is more than half "
+                 "this node's memory (%llu bytes); run fewer ranks per node",
+                 ctx->node_size, (unsigned long long)mb_howell_bytes(ctx, HOWELL_LOCAL),
+                 (unsigned long long)memory);
+        return -1;
+    }
+    size_t n = 0;
+    for (int target = HOWELL_LOCALCACHE; target <= HOWELL_NEIGHBOUR; target++) {
+        if (target == HOWELL_NEIGHBOUR && ctx->node_size < 2)
+            continue; /* no neighbour: the table says so */
+        for (int access = write ? HOWELL_STREAM : HOWELL_LATENCY; access <= HOWELL_STREAM; access++)
+            if (n < max)
+                pts[n++] = (mb_point_t){.v = {target, access}};
+    }
+    return (int)n;
+}
+
+int mb_howell_setup(const mb_context_t *ctx, const mb_point_t *pt, bool write, void **state,
+                    char *err, size_t errlen)
+{
+    (void)write;
+    int target = (int)pt->v[0];
+    howell_state_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->comm = ctx->node_comm;
+    s->access = (int)pt->v[1];
+    uint64_t bytes = mb_howell_bytes(ctx, target);
+    MPI_Info info;
+    MB_MPI_CHECK(MPI_Info_create(&info));
+    /* Each segment on its owner's pages, not one contiguous block placed by rank 0. */
+    MB_MPI_CHECK(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+    uint64_t *mine = NULL;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, s->comm, &mine, &s->win);
+    MB_MPI_CHECK(MPI_Info_free(&info));
+    if (rc != MPI_SUCCESS) {
+        snprintf(err, errlen, "MPI_Win_allocate_shared of %llu bytes per rank failed",
+                 (unsigned long long)bytes);
+        free(s);
+        return -1;
+    }
+    memset(mine, 0, bytes); /* first touch by the owner */
+    MB_MPI_CHECK(MPI_Barrier(s->comm));
+
+    s->words = mine;
+    if (target == HOWELL_NEIGHBOUR) {
+        MPI_Aint size;
+        int disp, me, n;
+        MB_MPI_CHECK(MPI_Comm_rank(s->comm, &me));
+        MB_MPI_CHECK(MPI_Comm_size(s->comm, &n));
+        MB_MPI_CHECK(MPI_Win_shared_query(s->win, (me + 1) % n, &size, &disp, &s->words));
+    }
+    s->nwords = bytes / sizeof(uint64_t);
+    /* Map every page of the target in this process now: a neighbour's pages, touched only
+     * by their owner so far, would otherwise fault in during the measurement. */
+    uint64_t sum = 0;
+    for (size_t w = 0; w < s->nwords; w += 4096 / sizeof(uint64_t))
+        sum += ((volatile uint64_t *)s->words)[w];
+    mb_use_int(sum);
+    if (s->access == HOWELL_LATENCY) {
+        mb_chase_build(s->words, bytes, HOWELL_LINE, MB_CHASE_RANDOM, 12345 + (uint64_t)target);
+        s->chase = s->words;
+    }
+    MB_MPI_CHECK(MPI_Barrier(s->comm));
+    *state = s;
+    return 0;
+}
+
+void mb_howell_teardown(void *state)
+{
+    howell_state_t *s = state;
+    MB_MPI_CHECK(MPI_Barrier(s->comm));
+    MB_MPI_CHECK(MPI_Win_free(&s->win));
+    free(s);
+}
+
+void mb_howell_read(void *state, uint64_t iters)
+{
+    howell_state_t *s = state;
+    if (s->access == HOWELL_LATENCY) {
+        void **p = s->chase;
+        for (uint64_t i = iters; i > 0; i--)
+            p = (void **)*p;
+        s->chase = p;
+        mb_use_pointer(p);
+        return;
+    }
+    uint64_t sum = 0;
+    while (iters > 0) {
+        size_t n = s->nwords - s->pos < iters ? s->nwords - s->pos : (size_t)iters;
+        const volatile uint64_t *w = s->words + s->pos;
+        for (size_t k = 0; k < n; k++)
+            sum += w[k];
+        s->pos = s->pos + n == s->nwords ? 0 : s->pos + n;
+        iters -= n;
+    }
+    mb_use_int(sum);
+}
+
+void mb_howell_write(void *state, uint64_t iters)
+{
+    howell_state_t *s = state;
+    uint64_t v = ++s->sink;
+    while (iters > 0) {
+        size_t n = s->nwords - s->pos < iters ? s->nwords - s->pos : (size_t)iters;
+        volatile uint64_t *w = s->words + s->pos;
+        for (size_t k = 0; k < n; k++)
+            w[k] = v;
+        s->pos = s->pos + n == s->nwords ? 0 : s->pos + n;
+        iters -= n;
+    }
+    mb_use_pointer(s->words);
+}
+
+uint64_t mb_howell_word_bytes(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    (void)ctx, (void)pt;
+    return sizeof(uint64_t);
+}

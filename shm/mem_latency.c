@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* shm.latency: load latency against working-set size (seed 004 III.B.1, Fig. 2). One
+ * operation is one dependent load (p = *p) of a pointer chase through every 64-byte line of
+ * the set, in three orders: "line" (successive lines: prefetchers help), "page" (4 KiB pages in
+ * sequence, lines in random order within each: one TLB miss per 64 loads) and "random" (one
+ * random cycle: neither helps), whose plateaus derive reports as cache levels. Setup touches
+ * the buffer and walks one lap, so neither page faults nor the build's leftovers in cache are
+ * timed; the minimum over experiments is reported, as noise only ever adds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cache_detect.h"
+#include "pointer_chase.h"
+#include "sysinfo.h"
+
+#define LATENCY_LINE_BYTES 64
+#define LATENCY_PAGE_BYTES 4096
+/* Largest working set when [shm] latency_max is auto and hwloc knows no cache. */
+#define LATENCY_MAX_UNKNOWN_LLC ((uint64_t)128 << 20)
+#define LATENCY_SEED 0x6d62737569746531u
+#define LATENCY_MAX_LEVELS 16
+
+enum { LATENCY_LINE, LATENCY_PAGE, LATENCY_RANDOM, LATENCY_NSTRIDES };
+static const char *const latency_stride_labels[] = {"line", "page", "random", NULL};
+static const mb_chase_order_t latency_orders[] = {MB_CHASE_SEQUENTIAL, MB_CHASE_PAGE,
+                                                  MB_CHASE_RANDOM};
+static const mb_dim_t latency_dims[] = {
+    {.name = "size_bytes", .labels = NULL},
+    {.name = "stride", .labels = latency_stride_labels},
+};
+
+typedef struct latency_state {
+    void *buf;
+    void **cursor; /* where the chase stands; kept between runs */
+} latency_state_t;
+
+/* The working sets, ascending, deduplicated: min x 2^(k / per_octave), each rounded to a
+ * whole number of lines, up to max, and max itself. Returns how many, or -1 with err set. */
+static int latency_sizes(const mb_context_t *ctx, uint64_t *sizes, size_t cap, char *err,
+                         size_t errlen)
+{
+    const mb_config_t *cfg = ctx->config;
+    uint64_t min = cfg->shm_latency_min, max = cfg->shm_latency_max;
+    uint64_t per_octave = cfg->shm_latency_points_per_octave;
+    const char *max_from = "";
+    if (max == 0) {
+        max = ctx->llc_bytes ? 4 * ctx->llc_bytes : LATENCY_MAX_UNKNOWN_LLC;
+        max_from = ctx->llc_bytes ? " (auto: 4 x the last-level cache)"
+                                  : " (auto, the last-level cache being unknown)";
+    }
+    if (per_octave == 0) {
+        snprintf(err, errlen, "[shm] latency_points_per_octave: must be at least 1");
+        return -1;
+    }
+    if (min < LATENCY_LINE_BYTES || min > max) {
+        snprintf(err, errlen,
+                 "[shm] latency_min: %llu bytes must be at least %d bytes (one line) and at most "
+                 "latency_max, %llu bytes%s",
+                 (unsigned long long)min, LATENCY_LINE_BYTES, (unsigned long long)max, max_from);
+        return -1;
+    }
+    uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
+    if (memory && max > memory / 2) {
+        snprintf(err, errlen,
+                 "[shm] latency_max: a working set of %llu bytes%s is more than half this node's "
+                 "memory (%llu bytes)",
+                 (unsigned long long)max, max_from, (unsigned long long)memory);
+        return -1;
+    }
+    max -= max % LATENCY_LINE_BYTES;
+    size_t n = 0;
+    for (uint64_t k = 0;; k++) {
+        double exact = (double)min * exp2((double)k / (double)per_octave);
+        uint64_t size = (uint64_t)llround(exact / LATENCY_LINE_BYTES) * LATENCY_LINE_BYTES;
+        if (size > max)
+            size = max;
+        if (n == 0 || size > sizes[n - 1]) {
+            if (n == cap) {
+                snprintf(err, errlen,
+                         "[shm] latency_points_per_octave: %llu points per octave from %llu to "
+                         "%llu bytes are more than the %zu points a benchmark may have",
+                         (unsigned long long)per_octave, (unsigned long long)min,
+                         (unsigned long long)max, cap);
+                return -1;
+            }
+            sizes[n++] = size;
+        }
+        if (size == max)
+            return (int)n;
+    }
+}
+
+static int latency_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                          size_t errlen)
+{
+    size_t cap = max / LATENCY_NSTRIDES;
+    uint64_t *sizes = malloc((cap ? cap : 1) * sizeof *sizes);
+    if (!sizes) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int n = latency_sizes(ctx, sizes, cap, err, errlen);
+    size_t npts = 0;
+    for (int64_t stride = 0; stride < LATENCY_NSTRIDES; stride++)
+        for (int i = 0; i < n; i++)
+            pts[npts++] = (mb_point_t){.v = {(int64_t)sizes[i], stride}};
+    free(sizes);
+    return n < 0 ? -1 : (int)npts;
+}
+
+static void latency_teardown(void *state)
+{
+    latency_state_t *s = state;
+    if (!s)
+        return;
+    free(s->buf);
+    free(s);
+}
+
+static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
+                         size_t errlen)
+{
+    (void)ctx;
+    size_t bytes = (size_t)pt->v[0];
+    size_t alloc = (bytes + LATENCY_PAGE_BYTES - 1) / LATENCY_PAGE_BYTES * LATENCY_PAGE_BYTES;
+    latency_state_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->buf = aligned_alloc(LATENCY_PAGE_BYTES, alloc))) {
+        snprintf(err, errlen, "cannot allocate %zu bytes", alloc);
+        latency_teardown(s);
+        return -1;
+    }
+    memset(s->buf, 0, alloc); /* page faults now, not while timing */
+    if (mb_chase_build(s->buf, bytes, LATENCY_LINE_BYTES, latency_orders[pt->v[1]],
+                       LATENCY_SEED ^ bytes) != 0) {
+        snprintf(err, errlen, "cannot build a chase over %zu bytes", bytes);
+        latency_teardown(s);
+        return -1;
+    }
+    /* One lap leaves the caches as every later lap finds them, and proves the chase is one
+     * cycle through every line. */
+    uint64_t lines = bytes / LATENCY_LINE_BYTES;
+    if (mb_chase_walk(s->buf, lines + 1) != lines) {
+        snprintf(err, errlen, "the chase over %zu bytes is not one cycle of %llu lines", bytes,
+                 (unsigned long long)lines);
+        latency_teardown(s);
+        return -1;
+    }
+    s->cursor = s->buf;
+    *state = s;
+    return 0;
+}
+
+/* The loop counter runs beside the chain of loads, not after it: no loop overhead to
+ * subtract (the L1 plateau is the load-to-use latency, 4 cycles on Zen 3). */
+static void latency_run(void *state, uint64_t iters)
+{
+    latency_state_t *s = state;
+    void **p = s->cursor;
+    for (uint64_t i = iters; i > 0; i--)
+        p = (void **)*p;
+    s->cursor = p;
+    mb_use_pointer(p);
+}
+
+/* Cache levels (cache_detect.h) on the minima of the random curve, or of the page or line
+ * curve when that one shows none: {"levels_from": stride, "levels": [{"size_bytes" (where
+ * the plateau ends), "latency_ns", "open" (runs to the end of the curve: memory, or a curve
+ * cut short), "midpoint_bytes" (half-way up the rise to the next level)}]}. The sizes
+ * hwloc reports are in the node description, for the report to set beside these. */
+static json_t *latency_derive(const mb_point_t *pts, const mb_measurement_t *ms, size_t n)
+{
+    static const int preference[] = {LATENCY_RANDOM, LATENCY_PAGE, LATENCY_LINE};
+    uint64_t *sizes = malloc((n ? n : 1) * sizeof *sizes);
+    double *lat = malloc((n ? n : 1) * sizeof *lat);
+    json_t *out = NULL;
+    if (!sizes || !lat)
+        goto done;
+    for (size_t p = 0; p < MB_COUNT(preference) && !out; p++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (pts[i].v[1] != preference[p])
+                continue;
+            sizes[m] = (uint64_t)pts[i].v[0];
+            lat[m++] = ms[i].stats.min;
+        }
+        mb_cache_level_t lv[LATENCY_MAX_LEVELS];
+        int nlev = mb_cache_detect(sizes, lat, m, NULL, lv, LATENCY_MAX_LEVELS);
+        if (nlev <= 0)
+            continue;
+        json_t *levels = json_array();
+        for (int l = 0; l < nlev; l++) {
+            json_t *level = json_pack("{s:I, s:f, s:b}", "size_bytes", (json_int_t)lv[l].size_bytes,
+                                      "latency_ns", lv[l].latency_ns, "open", lv[l].open);
+            if (lv[l].midpoint_bytes)
+                json_object_set_new(level, "midpoint_bytes",
+                                    json_integer((json_int_t)lv[l].midpoint_bytes));
+            json_array_append_new(levels, level);
+        }
+        out = json_pack("{s:s, s:o}", "levels_from", latency_stride_labels[preference[p]], "levels",
+                        levels);
+    }
+done:
+    free(sizes);
+    free(lat);
+    return out;
+}
+
+const mb_bench_t mb_bench_shm_latency = {
+    .name = "shm.latency",
+    .group = "shm",
+    .summary = "memory load latency against working-set size, three access orders, with the "
+               "cache levels it shows (seed 004 Fig. 2)",
+    .measures = "one dependent load (p = *p) of a pointer chase through every 64-byte line of "
+                "size_bytes once per lap (successive lines, random within 4 KiB pages, or "
+                "random over the whole set), after one untimed lap; minimum over experiments",
+    .scope = MB_SCOPE_ROOT,
+    .statistic = MB_SUMMARY_MIN,
+    .dims = latency_dims,
+    .ndims = MB_COUNT(latency_dims),
+    .points = latency_points,
+    .setup = latency_setup,
+    .run = latency_run,
+    .teardown = latency_teardown,
+    .derive = latency_derive,
+};

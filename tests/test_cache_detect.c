@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* Plateau detection on synthetic curves (known levels, noise, blurred edges), on flat and
+ * ramped curves that have no levels to invent, and on a curve measured by shm.latency. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cache_detect.h"
+
+#define MAXPTS 512
+#define KIB ((uint64_t)1 << 10)
+#define MIB ((uint64_t)1 << 20)
+
+typedef struct curve {
+    size_t n;
+    uint64_t size[MAXPTS];
+    double lat[MAXPTS];
+} curve_t;
+
+/* The machine of the brief: 1.2 ns up to 32 KiB, 4 ns up to 512 KiB, 12 ns up to 32 MiB,
+ * 80 ns beyond. */
+static const uint64_t caps[] = {32 * KIB, 512 * KIB, 32 * MIB};
+static const double lats[] = {1.2, 4.0, 12.0, 80.0};
+
+/* Deterministic noise in [-amp, amp] (an LCG: the test must not depend on the libc). */
+static double noise(uint64_t *s, double amp)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return amp * (2.0 * (double)(*s >> 11) / 9007199254740992.0 - 1.0);
+}
+
+/* Sizes 1 KiB .. 256 MiB at ppo points per octave (on 64-byte multiples, as shm.latency
+ * makes them); latency steps at each capacity, spread over `blur` points past it (the
+ * first points past a capacity take 1/(blur+1), 2/(blur+1), ... of the jump in log
+ * latency), times 1 + noise. The curve goes on two octaves past the last capacity, so
+ * that memory is a plateau of three points or more even at 2 points per octave. */
+static void synth(curve_t *c, int ppo, int blur, double amp, uint64_t seed)
+{
+    c->n = 0;
+    for (int k = 0; k <= 18 * ppo; k++) {
+        uint64_t size = (uint64_t)llround(1024 * exp2((double)k / ppo) / 64) * 64;
+        double lat = lats[0];
+        for (int l = 0; l < 3; l++) {
+            double past = log2((double)size / (double)caps[l]) * ppo; /* steps past it */
+            if (past <= 1e-9)
+                break;
+            double f = past >= blur + 1 ? 1 : past / (blur + 1);
+            lat = lats[l] * pow(lats[l + 1] / lats[l], f);
+        }
+        c->size[c->n] = size;
+        c->lat[c->n++] = lat * (1 + noise(&seed, amp));
+    }
+}
+
+static size_t index_of(const curve_t *c, uint64_t size)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (fabs(log2((double)c->size[i] / (double)size)) <
+            fabs(log2((double)c->size[best] / (double)size)))
+            best = i;
+    return best;
+}
+
+/* The level ends within one step of the curve of the true capacity. */
+static void assert_near_step(const curve_t *c, uint64_t got, uint64_t want)
+{
+    long d = (long)index_of(c, got) - (long)index_of(c, want);
+    if (d < -1 || d > 1)
+        fail_msg("level ends at %llu bytes, %ld steps from %llu", (unsigned long long)got, d,
+                 (unsigned long long)want);
+}
+
+static void assert_rel(double got, double want, double rel)
+{
+    if (fabs(got - want) > rel * want)
+        fail_msg("got %g, want %g within %g%%", got, want, 100 * rel);
+}
+
+static void check_four_levels(const curve_t *c)
+{
+    mb_cache_level_t lv[8];
+    int n = mb_cache_detect(c->size, c->lat, c->n, NULL, lv, 8);
+    assert_int_equal(n, 4);
+    for (int l = 0; l < 3; l++) {
+        assert_near_step(c, lv[l].size_bytes, caps[l]);
+        assert_rel(lv[l].latency_ns, lats[l], 0.06);
+        assert_false(lv[l].open);
+        /* Half-way up the jump: at the capacity, or within the blurred points past it. */
+        assert_true(lv[l].midpoint_bytes >= caps[l] * 15 / 16);
+        assert_true(lv[l].midpoint_bytes <= caps[l] * 2);
+        assert_true(lv[l].first <= lv[l].last && lv[l].last < lv[l + 1].first);
+    }
+    assert_rel(lv[3].latency_ns, lats[3], 0.06);
+    assert_true(lv[3].open);
+    assert_int_equal(lv[3].last, c->n - 1);
+    assert_int_equal(lv[3].size_bytes, c->size[c->n - 1]);
+    assert_int_equal(lv[3].midpoint_bytes, 0);
+    assert_int_equal(lv[0].first, 0);
+}
+
+static void test_sharp_steps(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 0, 0, 1);
+    check_four_levels(&c);
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+    for (int l = 0; l < 3; l++)
+        assert_int_equal(lv[l].size_bytes, caps[l]); /* exact without blur or noise */
+}
+
+static void test_noise_and_blur(void **state)
+{
+    (void)state;
+    curve_t c;
+    for (int ppo = 2; ppo <= 8; ppo *= 2)
+        for (int blur = 0; blur <= 2; blur++)
+            for (uint64_t seed = 1; seed <= 20; seed++) {
+                synth(&c, ppo, blur, 0.05, seed);
+                check_four_levels(&c);
+            }
+}
+
+/* One noisy outlier on a plateau (an interrupt during that point) splits no level. */
+static void test_outlier(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 1, 0.03, 7);
+    c.lat[index_of(&c, 4 * KIB)] *= 3;
+    c.lat[index_of(&c, 128 * KIB)] *= 2.5;
+    c.lat[index_of(&c, 4 * MIB)] *= 4;
+    check_four_levels(&c);
+}
+
+static void test_flat_curve_is_one_level(void **state)
+{
+    (void)state;
+    curve_t c;
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        synth(&c, 4, 0, 0, seed);
+        for (size_t i = 0; i < c.n; i++)
+            c.lat[i] = 5.0 * (1 + noise(&seed, 0.08));
+        mb_cache_level_t lv[8];
+        assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 1);
+        assert_true(lv[0].open);
+        assert_int_equal(lv[0].first, 0);
+        assert_int_equal(lv[0].last, c.n - 1);
+        assert_rel(lv[0].latency_ns, 5.0, 0.05);
+    }
+}
+
+/* A curve rising steadily by 40% per octave has no plateau, whatever the tolerance lets
+ * a few neighbouring points share. */
+static void test_ramp_has_no_level(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 0, 0, 1);
+    for (size_t i = 0; i < c.n; i++)
+        c.lat[i] = pow(1.4, log2((double)c.size[i] / 1024.0));
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 0);
+}
+
+/* A curve that stops inside a level: the last level is open; max bounds the output. */
+static void test_cut_short_and_max(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 1, 0.04, 3);
+    c.n = (size_t)index_of(&c, 4 * MIB) + 1;
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 3);
+    assert_near_step(&c, lv[0].size_bytes, caps[0]);
+    assert_near_step(&c, lv[1].size_bytes, caps[1]);
+    assert_true(lv[2].open);
+    assert_int_equal(lv[2].size_bytes, 4 * MIB);
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 2), 2);
+    assert_false(lv[1].open);
+    /* Too few points for a plateau. */
+    assert_int_equal(mb_cache_detect(c.size, c.lat, 2, NULL, lv, 8), 0);
+    assert_int_equal(mb_cache_detect(c.size, c.lat, 0, NULL, lv, 8), 0);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    /* 1, 1.3, 1.69, ...: steps of 30% every 4 points. Within 20% they are six levels;
+     * within 50% the steps merge into one; with min_points 5 there is none. */
+    curve_t c = {.n = 24};
+    for (size_t i = 0; i < c.n; i++) {
+        c.size[i] = (i + 1) * 1024;
+        c.lat[i] = pow(1.3, (double)(i / 4));
+    }
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 6);
+    assert_int_equal(lv[0].size_bytes, 4096);
+    mb_cache_detect_opts_t wide = {.tolerance = 0.5};
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, &wide, lv, 8), 1);
+    mb_cache_detect_opts_t long_plateaus = {.min_points = 5};
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, &long_plateaus, lv, 8), 0);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    uint64_t sizes[] = {1024, 2048, 2048, 4096};
+    double lat[] = {1, 1, 1, 1};
+    mb_cache_level_t lv[4];
+    assert_int_equal(mb_cache_detect(sizes, lat, 4, NULL, lv, 4), -1);
+    sizes[2] = 3072;
+    assert_int_equal(mb_cache_detect(sizes, lat, 4, NULL, lv, 4), 1);
+    lat[1] = 0;
+    assert_int_equal(mb_cache_detect(sizes, lat, 4, NULL, lv, 4), -1);
+    lat[1] = NAN;
+    assert_int_equal(mb_cache_detect(sizes, lat, 4, NULL, lv, 4), -1);
+}
+
+/* The "random" curve measured by shm.latency on the development machine, an AMD EPYC
+ * (Zen 3) VM whose hwloc caches are L1d 32 KiB, L2 512 KiB, L3 32 MiB (shared with other
+ * guests). Medians in ns. The L2 edge begins near half its capacity and the L3 one near
+ * 8 MiB, where this guest's share of the L3 ends. */
+static const struct {
+    uint64_t size;
+    double lat;
+} epyc[] = {
+    {1024, 1.23}, {1216, 1.23}, {1472, 1.23}, {1728, 1.23}, {2048, 1.23}, {2432, 1.23},
+    {2880, 1.23}, {3456, 1.23}, {4096, 1.23}, {4864, 1.23}, {5824, 1.23}, {6912, 1.23},
+    {8192, 1.23}, {9728, 1.23}, {11584, 1.23}, {13760, 1.23}, {16384, 1.23}, {19456, 1.23},
+    {23168, 1.23}, {27584, 1.25}, {32768, 1.33}, {38976, 3.59}, {46336, 3.69}, {55104, 3.70},
+    {65536, 3.70}, {77952, 3.70}, {92672, 3.71}, {110208, 3.75}, {131072, 3.75},
+    {155840, 3.74}, {185344, 3.73}, {220416, 3.72}, {262144, 3.74}, {311744, 4.14},
+    {370752, 4.51}, {440896, 5.74}, {524288, 6.86}, {623488, 8.66}, {741440, 11.72},
+    {881728, 12.72}, {1048576, 13.61}, {1246976, 14.04}, {1482880, 15.05}, {1763456, 15.14},
+    {2097152, 15.85}, {2493952, 15.80}, {2965824, 16.14}, {3526976, 16.21}, {4194304, 16.36},
+    {4987904, 16.50}, {5931648, 17.49}, {7053952, 17.09}, {8388608, 17.49}, {9975808, 21.73},
+    {11863296, 27.55}, {14107904, 58.83}, {16777216, 121.06}, {19951616, 114.64},
+    {23726592, 131.65}, {28215808, 106.26}, {33554432, 112.82}, {39903168, 116.24},
+    {47453120, 127.07}, {56431616, 136.55}, {67108864, 134.40}, {79806336, 128.37},
+    {94906240, 133.98}, {112863232, 128.85}, {134217728, 135.31},
+};
+
+static void test_measured_curve(void **state)
+{
+    (void)state;
+    curve_t c = {.n = sizeof epyc / sizeof epyc[0]};
+    for (size_t i = 0; i < c.n; i++)
+        c.size[i] = epyc[i].size, c.lat[i] = epyc[i].lat;
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+    assert_int_equal(lv[0].size_bytes, 32 * KIB);
+    assert_rel(lv[0].latency_ns, 1.23, 0.01);
+    assert_near_step(&c, lv[1].size_bytes, 311744);
+    assert_rel(lv[1].latency_ns, 3.72, 0.02);
+    assert_near_step(&c, lv[2].size_bytes, 8 * MIB);
+    assert_rel(lv[2].latency_ns, 16, 0.1);
+    assert_true(lv[3].open);
+    assert_rel(lv[3].latency_ns, 128, 0.1);
+    /* Half-way up the L2 jump is near the L2's capacity. */
+    assert_true(lv[1].midpoint_bytes > 400 * KIB && lv[1].midpoint_bytes < 700 * KIB);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sharp_steps),
+        cmocka_unit_test(test_noise_and_blur),
+        cmocka_unit_test(test_outlier),
+        cmocka_unit_test(test_flat_curve_is_one_level),
+        cmocka_unit_test(test_ramp_has_no_level),
+        cmocka_unit_test(test_cut_short_and_max),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_measured_curve),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
