@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MB_BUILD:-build}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN="mpirun --oversubscribe"
+MPIRUN="mpirun --oversubscribe --bind-to none"
 GET="$BUILD/tests/results_get"
 TMP=$(mktemp -d /tmp/mbsuite-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -67,3 +67,27 @@ echo "default pre-flight at -np 2 (one node): $(calc '%.2f' "$($GET "$TMP/pre/re
      "(target <= 10 s per node); whole run with harness.timer $(calc '%.2f' "$t1 - $t0") s"
 echo "pre-flight verdict: median $($GET "$TMP/pre/results.json" preflight median_mhz) MHz," \
      "$($GET "$TMP/pre/results.json" preflight flagged_nodes) node(s) flagged (see the report's table)"
+
+echo
+echo "== shared memory (issue: shm) =="
+sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/shm.ini"
+t0=$(now)
+$MPIRUN -np 2 ./mbsuite --config "$TMP/shm.ini" --only 'shm.*' --out "$TMP/shm" >/dev/null 2>"$TMP/shm.log"
+t1=$(now)
+r="$TMP/shm/results.json"
+echo "shm group, default config, -np 2: $(calc '%.1f' "$t1 - $t0") s wall (target < 60 s)"
+l1=$($GET "$r" shm.latency min size_bytes=1024 stride=random)
+echo "L1 latency (shm.latency, 1 KiB, random, min): $(calc '%.3f' "$l1") ns = $(calc '%.2f' "$l1 * ${mhz:-0} / 1000") cycles at the mhz clock (expected 4-5 on current x86)"
+one=$($GET "$r" shm.bandwidth bandwidth.median op=read where=memory ranks=one)
+echo "memory read bandwidth, one rank: $(calc '%.0f' "$one / 1e6") MB/s"
+if command -v likwid-bench >/dev/null 2>&1; then
+    ref1=$(likwid-bench -t load -w S0:512MB:1 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
+    refn=$(likwid-bench -t load -w S0:512MB:2 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
+    echo "likwid-bench -t load -w S0:512MB:1: ${ref1:-n/a} MB/s; ratio mbsuite / likwid = $(calc '%.3f' "$one / 1e6 / ${ref1:-1}")"
+    echo "likwid-bench -t load -w S0:512MB:2: ${refn:-n/a} MB/s (2 threads, the node's aggregate)"
+else
+    echo "likwid-bench not installed (apt-get install likwid): no independent bandwidth figure"
+fi
+echo "(all-ranks aggregate read bandwidth is in $TMP/shm's report; this temporary copy is removed)"
+grep -A3 '^shm.bandwidth' "$TMP/shm/report.txt" >/dev/null && \
+    awk '/^shm.bandwidth/ { f = 1 } f && /read +memory +all/ { print "all ranks, read, memory: " $0; exit }' "$TMP/shm/report.txt"

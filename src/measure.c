@@ -253,6 +253,15 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
         }
         ms[done] = m;
         json_t *point = measure_point_json(b, ctx, &pts[done], &ms[done]);
+        if (over && b->bytes_per_op && scope != MB_SCOPE_NODE_EACH) {
+            /* All ranks at once: the node's bandwidth is the sum of the ranks' own. */
+            double bytes = (double)b->bytes_per_op(ctx, &pts[done]), total = 0;
+            size_t r;
+            json_t *v;
+            json_array_foreach(json_object_get(over, "median_per_rank_ns"), r, v)
+                total += bytes / json_number_value(v) * 1e9;
+            json_object_set_new(over, "aggregate_bytes_per_s", json_real(total));
+        }
         if (over)
             json_object_set_new(point, "over_ranks", over);
         json_array_append_new(json_object_get(result, "points"), point);

@@ -25,6 +25,9 @@ typedef enum report_col_kind {
     REPORT_COL_N,
     REPORT_COL_CI_OK,
     REPORT_COL_BANDWIDTH,
+    REPORT_COL_RANKS_AVG, /* several ranks measured: the mean and max of their medians */
+    REPORT_COL_RANKS_MAX,
+    REPORT_COL_NODE_BANDWIDTH, /* all ranks at once: the node's aggregate */
 } report_col_kind_t;
 
 typedef struct report_col {
@@ -407,6 +410,16 @@ static void report_cell(const json_t *pt, const report_col_t *col, char *buf, si
         if (report_num(bw, "median", &v))
             report_fmt_sig(v / 1e6, buf, len);
         break;
+    case REPORT_COL_RANKS_AVG:
+    case REPORT_COL_RANKS_MAX:
+        if (report_num(json_object_get(pt, "over_ranks"),
+                       col->kind == REPORT_COL_RANKS_AVG ? "avg_ns" : "max_ns", &v))
+            report_fmt_sig(v, buf, len);
+        break;
+    case REPORT_COL_NODE_BANDWIDTH:
+        if (report_num(json_object_get(pt, "over_ranks"), "aggregate_bytes_per_s", &v))
+            report_fmt_sig(v / 1e6, buf, len);
+        break;
     }
 }
 
@@ -449,13 +462,17 @@ static int report_table(FILE *f, const json_t *bench)
     size_t nparams = json_array_size(json_object_get(bench, "params"));
     if (nparams == 0)
         nparams = json_object_size(json_object_get(pt = json_array_get(points, 0), "params"));
-    bool bandwidth = false;
+    bool bandwidth = false, ranks = false, node_bw = false;
     json_array_foreach(points, i, pt) {
         if (json_object_get(pt, "bandwidth_bytes_per_s"))
             bandwidth = true;
+        if (json_object_get(pt, "over_ranks"))
+            ranks = true;
+        if (json_object_get(json_object_get(pt, "over_ranks"), "aggregate_bytes_per_s"))
+            node_bw = true;
     }
 
-    size_t ncols = nparams + 5 + (bandwidth ? 1 : 0);
+    size_t ncols = nparams + 5 + (bandwidth ? 1 : 0) + (ranks ? 2 : 0) + (node_bw ? 1 : 0);
     report_col_t *cols = calloc(ncols, sizeof *cols);
     const char **names = calloc(nparams ? nparams : 1, sizeof *names);
     if (!cols || !names) {
@@ -483,9 +500,19 @@ static int report_table(FILE *f, const json_t *bench)
     cols[c].kind = REPORT_COL_CI_OK;
     cols[c].left = true;
     snprintf(cols[c++].header, sizeof cols[0].header, "CI ok");
+    if (ranks) {
+        cols[c].kind = REPORT_COL_RANKS_AVG;
+        snprintf(cols[c++].header, sizeof cols[0].header, "ranks avg %s", unit);
+        cols[c].kind = REPORT_COL_RANKS_MAX;
+        snprintf(cols[c++].header, sizeof cols[0].header, "ranks max %s", unit);
+    }
     if (bandwidth) {
         cols[c].kind = REPORT_COL_BANDWIDTH;
         snprintf(cols[c++].header, sizeof cols[0].header, "bandwidth MB/s");
+    }
+    if (node_bw) {
+        cols[c].kind = REPORT_COL_NODE_BANDWIDTH;
+        snprintf(cols[c++].header, sizeof cols[0].header, "node MB/s");
     }
     ncols = c;
 

@@ -10,7 +10,7 @@ EXE=${MB_EXE:-./mbsuite}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Oversubscribed ranks must yield their core while they wait, or they starve each other.
 export OMPI_MCA_mpi_yield_when_idle=1
-MPIRUN="mpirun --oversubscribe"
+MPIRUN="mpirun --oversubscribe --bind-to none"
 TMP=$(mktemp -d /tmp/mbsuite-tests.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0
@@ -60,8 +60,8 @@ done
 export ASAN_OPTIONS=detect_leaks=0
 
 # --- the registry lists every descriptor defined in the tree ---
-defined=$(grep -rhoE 'const mb_bench_t mb_bench_[a-z0-9_]+ =' src mpi shm 2>/dev/null |
-          sed -E 's/.*mb_bench_([a-z0-9_]+) =/\1/' | sort)
+# The descriptors the library defines, from its symbol table (a macro may define several).
+defined=$(nm -g --defined-only "$BUILD/libmbsuite.a" | awk '$2 ~ /^[DR]$/ && $3 ~ /^mb_bench_/ { sub(/^mb_bench_/, "", $3); print $3 }' | sort)
 listed=$(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\((.*)\)/\1/' | sort)
 if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"; else
     echo "defined: $defined" >"$TMP/reg"; echo "listed: $listed" >>"$TMP/reg"
