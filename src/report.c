@@ -746,6 +746,54 @@ static void report_avg_max(FILE *f, const json_t *pt)
     fprintf(f, " %10s %10s", a, b);
 }
 
+/* The cache levels found on the latency curve beside hwloc's sizes for node 0. */
+static void report_cache_levels(FILE *f, const json_t *root)
+{
+    size_t i;
+    const json_t *b, *derived = NULL;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        if (strcmp(report_or_dash(report_str(b, "name")), "shm.latency") == 0)
+            derived = json_object_get(b, "derived");
+    }
+    const json_t *levels = json_object_get(derived, "levels");
+    if (json_array_size(levels) == 0)
+        return;
+    fprintf(f, "\ncache levels from the %s latency curve (shm.latency), beside hwloc's\n",
+            report_or_dash(report_str(derived, "levels_from")));
+    const json_t *lv;
+    json_array_foreach(levels, i, lv) {
+        double size = 0, lat = 0, mid = 0;
+        char a[32] = "-", c[32] = "-";
+        if (report_num(lv, "size_bytes", &size))
+            report_fmt_bytes(size, a, sizeof a);
+        if (report_num(lv, "midpoint_bytes", &mid))
+            report_fmt_bytes(mid, c, sizeof c);
+        report_num(lv, "latency_ns", &lat);
+        if (json_is_true(json_object_get(lv, "open")))
+            fprintf(f, REPORT_INDENT "level %zu: from %s on, %.4g ns (memory, or the curve's end)\n",
+                    i + 1, a, lat);
+        else
+            fprintf(f, REPORT_INDENT "level %zu: up to %s (half-way to the next at %s), %.4g ns\n",
+                    i + 1, a, c, lat);
+    }
+    const json_t *caches = json_object_get(
+        json_array_get(json_object_get(json_object_get(root, "system"), "node_list"), 0), "caches");
+    fprintf(f, REPORT_INDENT "hwloc:");
+    const json_t *cache;
+    json_array_foreach(caches, i, cache) {
+        const char *type = report_str(cache, "type");
+        double size;
+        char sz[32];
+        if (type && strcmp(type, "instruction") == 0)
+            continue;
+        if (report_num(cache, "size_bytes", &size)) {
+            report_fmt_bytes(size, sz, sizeof sz);
+            fprintf(f, " L%lld %s", (long long)json_integer_value(json_object_get(cache, "level")), sz);
+        }
+    }
+    fprintf(f, "\n");
+}
+
 /* Howell's shared-memory table (seed 001), from the harness and shm benchmarks that ran. */
 static void report_howell(FILE *f, const json_t *root)
 {
@@ -811,6 +859,7 @@ int mb_report_write(FILE *f, const json_t *root)
     if (json_array_size(benchmarks) == 0)
         fprintf(f, "\n(no benchmarks finished)\n");
     report_howell(f, root);
+    report_cache_levels(f, root);
     report_ci_missed(f, benchmarks);
     return ferror(f) ? -1 : 0;
 }
