@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Howell's table (seed 001, "Shared memory"): each process's buffer is its segment of an
  * MPI_Win_allocate_shared window on the node, first touched by its owner, so "neighbour"
- * is really another process's memory (node rank r reads or writes the segment of r + 1).
- * Cache and memory sizes come from hwloc: half the L1 data cache, and 4 x the last-level
- * cache. Latency is a dependent pointer chase in random order (the prefetcher cannot
+ * is really another process's memory: the next rank on the reader's NUMA node; on a node
+ * with several NUMA nodes, "neighbour_far" is a rank on the NUMA node farthest by hwloc's
+ * distances. Cache and memory sizes come from hwloc: half the L1 data cache, and 4 x the
+ * last-level cache. Latency is a dependent pointer chase in random order (the prefetcher cannot
  * help); stream is successive 8-byte words. The chase of a neighbour's segment is built by
  * the reader, since the window maps at a different address in each process. */
 #include "howell_access.h"
@@ -17,7 +18,8 @@
 
 #define HOWELL_LINE 64
 
-const char *const mb_howell_target_labels[] = {"localcache", "local", "neighbour", NULL};
+const char *const mb_howell_target_labels[] = {"localcache", "local", "neighbour", "neighbour_far",
+                                                NULL};
 const char *const mb_howell_access_labels[] = {"latency", "stream", NULL};
 
 typedef struct howell_state {
@@ -34,6 +36,84 @@ static uint64_t howell_l1d_bytes(hwloc_topology_t topo)
 {
     hwloc_obj_t l1 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_L1CACHE, 0);
     return l1 && l1->attr->cache.size ? l1->attr->cache.size : 32768;
+}
+
+int mb_howell_peer(const int *numa, int n, int me, const uint64_t *dist, int nnuma, bool far)
+{
+    int nearest = (me + 1) % n;
+    for (int k = 1; k < n; k++) {
+        if (numa[(me + k) % n] == numa[me]) {
+            nearest = (me + k) % n;
+            break;
+        }
+    }
+    if (!far)
+        return nearest;
+    int best = -1;
+    uint64_t best_dist = 0;
+    for (int k = 1; k < n; k++) {
+        int r = (me + k) % n;
+        if (numa[r] == numa[me])
+            continue;
+        uint64_t d = dist && numa[r] < nnuma && numa[me] < nnuma
+                         ? dist[(size_t)numa[me] * (size_t)nnuma + (size_t)numa[r]]
+                         : 1;
+        if (best < 0 || d > best_dist) {
+            best = r;
+            best_dist = d;
+        }
+    }
+    return best >= 0 ? best : nearest;
+}
+
+/* This rank's NUMA node (logical index) from its binding; 0 when unknown. */
+static int howell_my_numa(hwloc_topology_t topo)
+{
+    int idx = 0;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
+        hwloc_obj_t numa = NULL;
+        while ((numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) != NULL) {
+            if (hwloc_bitmap_intersects(numa->cpuset, set)) {
+                idx = (int)numa->logical_index;
+                break;
+            }
+        }
+    }
+    hwloc_bitmap_free(set);
+    return idx;
+}
+
+/* Collective over the node: the rank whose segment this rank reads as its (far) neighbour. */
+static int howell_neighbour(const mb_context_t *ctx, MPI_Comm comm, bool far)
+{
+    int me, n;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &n));
+    int *numa = calloc((size_t)n, sizeof *numa), mine = howell_my_numa(ctx->topology);
+    if (!numa)
+        mb_mpi_fail("calloc in howell_neighbour", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    MB_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT, numa, 1, MPI_INT, comm));
+
+    /* hwloc's NUMA latency matrix, where the platform provides one. */
+    struct hwloc_distances_s *d = NULL;
+    unsigned nr = 1;
+    uint64_t *dist = NULL;
+    int nnuma = 0;
+    if (hwloc_distances_get_by_type(ctx->topology, HWLOC_OBJ_NUMANODE, &nr, &d,
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && nr == 1) {
+        nnuma = (int)d->nbobjs;
+        dist = malloc((size_t)nnuma * (size_t)nnuma * sizeof *dist);
+        for (int a = 0; dist && a < nnuma; a++)
+            for (int b = 0; b < nnuma; b++)
+                dist[(size_t)d->objs[a]->logical_index * (size_t)nnuma + d->objs[b]->logical_index] =
+                    d->values[(size_t)a * (size_t)nnuma + (size_t)b];
+        hwloc_distances_release(ctx->topology, d);
+    }
+    int peer = mb_howell_peer(numa, n, me, dist, nnuma, far);
+    free(dist);
+    free(numa);
+    return peer;
 }
 
 uint64_t mb_howell_bytes(const mb_context_t *ctx, int target)
@@ -58,9 +138,12 @@ int mb_howell_points(const mb_context_t *ctx, bool write, mb_point_t *pts, size_
         return -1;
     }
     size_t n = 0;
-    for (int target = HOWELL_LOCALCACHE; target <= HOWELL_NEIGHBOUR; target++) {
-        if (target == HOWELL_NEIGHBOUR && ctx->node_size < 2)
+    int nnuma = hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_NUMANODE);
+    for (int target = HOWELL_LOCALCACHE; target <= HOWELL_NEIGHBOUR_FAR; target++) {
+        if (target >= HOWELL_NEIGHBOUR && ctx->node_size < 2)
             continue; /* no neighbour: the table says so */
+        if (target == HOWELL_NEIGHBOUR_FAR && nnuma < 2)
+            continue; /* one NUMA node: every neighbour is as near as the nearest */
         for (int access = write ? HOWELL_STREAM : HOWELL_LATENCY; access <= HOWELL_STREAM; access++)
             if (n < max)
                 pts[n++] = (mb_point_t){.v = {target, access}};
@@ -98,12 +181,10 @@ int mb_howell_setup(const mb_context_t *ctx, const mb_point_t *pt, bool write, v
     MB_MPI_CHECK(MPI_Barrier(s->comm));
 
     s->words = mine;
-    if (target == HOWELL_NEIGHBOUR) {
+    if (target >= HOWELL_NEIGHBOUR) {
         MPI_Aint size;
-        int disp, me, n;
-        MB_MPI_CHECK(MPI_Comm_rank(s->comm, &me));
-        MB_MPI_CHECK(MPI_Comm_size(s->comm, &n));
-        MB_MPI_CHECK(MPI_Win_shared_query(s->win, (me + 1) % n, &size, &disp, &s->words));
+        int disp, peer = howell_neighbour(ctx, s->comm, target == HOWELL_NEIGHBOUR_FAR);
+        MB_MPI_CHECK(MPI_Win_shared_query(s->win, peer, &size, &disp, &s->words));
     }
     s->nwords = bytes / sizeof(uint64_t);
     /* Map every page of the target in this process now: a neighbour's pages, touched only

@@ -7,14 +7,15 @@
 
 #include "bench.h"
 
-enum { HOWELL_LOCALCACHE, HOWELL_LOCAL, HOWELL_NEIGHBOUR };
+enum { HOWELL_LOCALCACHE, HOWELL_LOCAL, HOWELL_NEIGHBOUR, HOWELL_NEIGHBOUR_FAR };
 enum { HOWELL_LATENCY, HOWELL_STREAM };
 
 extern const char *const mb_howell_target_labels[];
 extern const char *const mb_howell_access_labels[];
 
 /* Points target x access (writes: stream only); neighbour points only when node 0 has at
- * least 2 ranks. Refuses buffers larger than the node's memory allows. */
+ * least 2 ranks, neighbour_far only when the node also has several NUMA nodes. Refuses
+ * buffers larger than the node's memory allows. */
 int mb_howell_points(const mb_context_t *ctx, bool write, mb_point_t *pts, size_t max, char *err,
                      size_t errlen);
 
@@ -29,6 +30,13 @@ void mb_howell_teardown(void *state);
 /* iters loads (latency: dependent, p = *p; stream: successive words) or word stores. */
 void mb_howell_read(void *state, uint64_t iters);
 void mb_howell_write(void *state, uint64_t iters);
+
+/* The node rank whose memory node rank `me` of n reads as its neighbour, from each rank's
+ * NUMA node numa[] and the NUMA distance matrix dist[a * nnuma + b] (NULL: unknown).
+ * Nearest: the next rank (cyclically) on me's NUMA node, else the next rank. Farthest: the
+ * next rank on the NUMA node farthest from me's (without distances, any other NUMA node),
+ * else the nearest. Pure; for tests. */
+int mb_howell_peer(const int *numa, int n, int me, const uint64_t *dist, int nnuma, bool far);
 
 /* Bytes per operation: one 8-byte word. */
 uint64_t mb_howell_word_bytes(const mb_context_t *ctx, const mb_point_t *pt);

@@ -797,7 +797,7 @@ static void report_cache_levels(FILE *f, const json_t *root)
 /* Howell's shared-memory table (seed 001), from the harness and shm benchmarks that ran. */
 static void report_howell(FILE *f, const json_t *root)
 {
-    static const char *const targets[] = {"localcache", "local", "neighbour"};
+    static const char *const targets[] = {"localcache", "local", "neighbour", "neighbour_far"};
     if (!report_find_point(root, "shm.read", "target", "localcache", NULL, NULL) &&
         !report_find_point(root, "shm.write", "target", "localcache", NULL, NULL))
         return;
@@ -826,9 +826,12 @@ static void report_howell(FILE *f, const json_t *root)
                 snprintf(bench, sizeof bench, "shm.%s%s", all ? "all" : "", w ? "write" : "read");
                 const json_t *lat = w ? NULL : report_find_point(root, bench, "target", targets[t], "access", "latency");
                 const json_t *str = report_find_point(root, bench, "target", targets[t], "access", "stream");
+                if (!lat && !str && t == 3)
+                    continue; /* one NUMA node: only Howell's own rows */
                 fprintf(f, REPORT_INDENT "%-22s", row);
                 if (!lat && !str) {
-                    fprintf(f, " %s\n", t == 2 ? "(needs 2 ranks on a node)" : "-");
+                    bool ran = report_find_point(root, bench, "target", "localcache", NULL, NULL);
+                    fprintf(f, " %s\n", !ran ? "(not run)" : t == 2 ? "(needs 2 ranks on a node)" : "-");
                     continue;
                 }
                 report_avg_max(f, w ? str : lat);
