@@ -9,36 +9,19 @@
 #include <omp.h>
 
 #include "bench.h"
+#include "thread_team.h"
 
 static const mb_dim_t omp_fork_dims[] = {{.name = "threads", .labels = NULL}};
 
 typedef struct omp_fork_state {
     int threads;
-    hwloc_topology_t topo;
-    hwloc_obj_type_t unit; /* what a thread is bound to: a core, or a PU without core info */
-    int units, first;      /* how many; the one rank 0 runs on */
-    hwloc_bitmap_t saved;  /* rank 0's binding before setup, restored by teardown */
+    mb_team_t team;
 } omp_fork_state_t;
-
-/* The node's cores (or PUs when the topology has no cores); sets *unit. */
-static int omp_fork_cores(hwloc_topology_t topo, hwloc_obj_type_t *unit)
-{
-    *unit = HWLOC_OBJ_CORE;
-    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    if (n <= 0) {
-        *unit = HWLOC_OBJ_PU;
-        n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-    }
-    return n > 0 ? n : 1;
-}
 
 static int omp_fork_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                            size_t errlen)
 {
-    hwloc_obj_type_t unit;
-    uint64_t threads_max = ctx->config->shm_threads_max;
-    if (threads_max == 0)
-        threads_max = (uint64_t)omp_fork_cores(ctx->topology, &unit);
+    uint64_t threads_max = mb_team_threads_max(ctx);
     if (threads_max > max) {
         snprintf(err, errlen,
                  "[shm] threads_max: %llu team sizes are more than the %zu points "
@@ -51,25 +34,12 @@ static int omp_fork_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
     return (int)threads_max;
 }
 
-/* Bind the calling thread to the unit of thread number t, or restore the saved binding. */
-static int omp_fork_bind_self(const omp_fork_state_t *s, int t, bool restore)
-{
-    hwloc_obj_t obj =
-        hwloc_get_obj_by_type(s->topo, s->unit, (unsigned)((s->first + t) % s->units));
-    hwloc_const_bitmap_t set = restore ? s->saved : obj ? obj->cpuset : NULL;
-    return set ? hwloc_set_cpubind(s->topo, set, HWLOC_CPUBIND_THREAD) : -1;
-}
-
 static void omp_fork_teardown(void *state)
 {
     omp_fork_state_t *s = state;
     if (!s)
         return;
-    if (s->saved) {
-#pragma omp parallel num_threads(s->threads)
-        omp_fork_bind_self(s, omp_get_thread_num(), true);
-        hwloc_bitmap_free(s->saved);
-    }
+    mb_team_free(&s->team, s->threads);
     free(s);
 }
 
@@ -82,48 +52,18 @@ static int omp_fork_setup(const mb_context_t *ctx, const mb_point_t *pt, void **
                           size_t errlen)
 {
     omp_fork_state_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->saved = hwloc_bitmap_alloc())) {
+    if (!s) {
         snprintf(err, errlen, "out of memory");
-        goto fail;
+        return -1;
     }
     s->threads = (int)pt->v[0];
-    s->topo = ctx->topology;
-    s->units = omp_fork_cores(s->topo, &s->unit);
-    if (hwloc_get_cpubind(s->topo, s->saved, HWLOC_CPUBIND_THREAD) != 0) {
-        snprintf(err, errlen, "cannot read rank 0's binding");
-        hwloc_bitmap_free(s->saved);
-        s->saved = NULL;
-        goto fail;
-    }
-    for (int u = 0; u < s->units; u++) {
-        hwloc_obj_t obj = hwloc_get_obj_by_type(s->topo, s->unit, (unsigned)u);
-        if (obj && hwloc_bitmap_intersects(obj->cpuset, s->saved)) {
-            s->first = u;
-            break;
-        }
-    }
-    /* The first region makes the team and binds each member; later regions reuse the pool
-     * in the same order (libgomp gives team member t the same pool thread each time). */
-    int failed = 0, got = 0;
-#pragma omp parallel num_threads(s->threads) reduction(+ : failed)
-    {
-        failed += omp_fork_bind_self(s, omp_get_thread_num(), false) != 0;
-        if (omp_get_thread_num() == 0)
-            got = omp_get_num_threads();
-    }
-    if (got != s->threads) {
-        snprintf(err, errlen, "asked for %d OpenMP threads, got %d", s->threads, got);
-        goto fail;
-    }
-    if (failed) {
-        snprintf(err, errlen, "cannot bind %d of %d OpenMP threads to cores", failed, s->threads);
-        goto fail;
+    if (mb_team_init(&s->team, ctx->topology, err, errlen) != 0 ||
+        mb_team_bind_omp(&s->team, s->threads, err, errlen) != 0) {
+        omp_fork_teardown(s);
+        return -1;
     }
     *state = s;
     return 0;
-fail:
-    omp_fork_teardown(s);
-    return -1;
 }
 
 static void omp_fork_run(void *state, uint64_t iters)

@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include "bench.h"
+#include "thread_team.h"
 
 enum { BARRIER_OMP, BARRIER_PTHREAD };
 static const char *const barrier_kind_labels[] = {"omp", "pthread", NULL};
@@ -36,10 +37,7 @@ typedef struct barrier_worker {
 
 typedef struct barrier_state {
     int kind, threads;
-    hwloc_topology_t topo;
-    hwloc_obj_type_t unit; /* what a thread is bound to: a core, or a PU without core info */
-    int units, first;      /* how many; the one rank 0 runs on */
-    hwloc_bitmap_t saved;  /* rank 0's binding before setup, restored by teardown */
+    mb_team_t team;
     /* pthread kind */
     pthread_barrier_t barrier;
     sem_t go;
@@ -51,25 +49,10 @@ typedef struct barrier_state {
     barrier_worker_t *workers;   /* threads - 1 */
 } barrier_state_t;
 
-/* The node's cores (or PUs when the topology has no cores); sets *unit. */
-static int barrier_cores(hwloc_topology_t topo, hwloc_obj_type_t *unit)
-{
-    *unit = HWLOC_OBJ_CORE;
-    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-    if (n <= 0) {
-        *unit = HWLOC_OBJ_PU;
-        n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-    }
-    return n > 0 ? n : 1;
-}
-
 static int barrier_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                           size_t errlen)
 {
-    hwloc_obj_type_t unit;
-    uint64_t threads_max = ctx->config->shm_threads_max;
-    if (threads_max == 0)
-        threads_max = (uint64_t)barrier_cores(ctx->topology, &unit);
+    uint64_t threads_max = mb_team_threads_max(ctx);
     if (threads_max < 2)
         return 0;
     if (2 * (threads_max - 1) > max) {
@@ -84,20 +67,6 @@ static int barrier_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, 
         for (uint64_t t = 2; t <= threads_max; t++)
             pts[n++] = (mb_point_t){.v = {kind, (int64_t)t}};
     return n;
-}
-
-/* The binding of thread number t: its unit, or rank 0's saved binding. */
-static hwloc_const_bitmap_t barrier_cpuset(const barrier_state_t *s, int t, bool restore)
-{
-    hwloc_obj_t obj =
-        hwloc_get_obj_by_type(s->topo, s->unit, (unsigned)((s->first + t) % s->units));
-    return restore ? s->saved : obj ? obj->cpuset : NULL;
-}
-
-static int barrier_bind_self(const barrier_state_t *s, int t, bool restore)
-{
-    hwloc_const_bitmap_t set = barrier_cpuset(s, t, restore);
-    return set ? hwloc_set_cpubind(s->topo, set, HWLOC_CPUBIND_THREAD) : -1;
 }
 
 static void *barrier_worker_main(void *arg)
@@ -144,15 +113,7 @@ static void barrier_free(barrier_state_t *s)
         pthread_barrier_destroy(&s->barrier);
     if (s->go_ready)
         sem_destroy(&s->go);
-    if (s->saved) {
-        if (s->kind == BARRIER_OMP) {
-#pragma omp parallel num_threads(s->threads)
-            barrier_bind_self(s, omp_get_thread_num(), true);
-        } else {
-            barrier_bind_self(s, 0, true);
-        }
-        hwloc_bitmap_free(s->saved);
-    }
+    mb_team_free(&s->team, s->kind == BARRIER_OMP ? s->threads : 0);
     free(s->workers);
     free(s);
 }
@@ -165,31 +126,10 @@ static void barrier_teardown(void *state)
     barrier_free(s);
 }
 
-/* libgomp spins only briefly when it started with fewer CPUs than threads: see omp_fork.c. */
-static int barrier_setup_omp(barrier_state_t *s, char *err, size_t errlen)
-{
-    int failed = 0, got = 0;
-#pragma omp parallel num_threads(s->threads) reduction(+ : failed)
-    {
-        failed += barrier_bind_self(s, omp_get_thread_num(), false) != 0;
-        if (omp_get_thread_num() == 0)
-            got = omp_get_num_threads();
-    }
-    if (got != s->threads) {
-        snprintf(err, errlen, "asked for %d OpenMP threads, got %d", s->threads, got);
-        return -1;
-    }
-    if (failed) {
-        snprintf(err, errlen, "cannot bind %d of %d OpenMP threads to cores", failed, s->threads);
-        return -1;
-    }
-    return 0;
-}
-
 static int barrier_setup_pthread(barrier_state_t *s, char *err, size_t errlen)
 {
     int nworkers = s->threads - 1;
-    if (barrier_bind_self(s, 0, false) != 0) {
+    if (mb_team_bind_self(&s->team, 0, false) != 0) {
         snprintf(err, errlen, "cannot bind rank 0's thread to a core");
         return -1;
     }
@@ -218,7 +158,7 @@ static int barrier_setup_pthread(barrier_state_t *s, char *err, size_t errlen)
             goto cancel;
         }
         s->started++;
-        if (hwloc_set_thread_cpubind(s->topo, w->tid, barrier_cpuset(s, i + 1, false), 0) != 0) {
+        if (hwloc_set_thread_cpubind(s->team.topo, w->tid, mb_team_cpuset(&s->team, i + 1, false), 0) != 0) {
             snprintf(err, errlen, "cannot bind worker %d of %d to a core", i + 1, nworkers);
             goto cancel;
         }
@@ -233,40 +173,27 @@ cancel:
     return -1;
 }
 
+/* libgomp spins only briefly when it started with fewer CPUs than threads: see omp_fork.c. */
 static int barrier_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen)
 {
     barrier_state_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->saved = hwloc_bitmap_alloc())) {
+    if (!s) {
         snprintf(err, errlen, "out of memory");
-        goto fail;
+        return -1;
     }
     s->kind = (int)pt->v[0];
     s->threads = (int)pt->v[1];
-    s->topo = ctx->topology;
-    s->units = barrier_cores(s->topo, &s->unit);
-    if (hwloc_get_cpubind(s->topo, s->saved, HWLOC_CPUBIND_THREAD) != 0) {
-        snprintf(err, errlen, "cannot read rank 0's binding");
-        hwloc_bitmap_free(s->saved);
-        s->saved = NULL;
-        goto fail;
-    }
-    for (int u = 0; u < s->units; u++) {
-        hwloc_obj_t obj = hwloc_get_obj_by_type(s->topo, s->unit, (unsigned)u);
-        if (obj && hwloc_bitmap_intersects(obj->cpuset, s->saved)) {
-            s->first = u;
-            break;
-        }
-    }
-    int rc = s->kind == BARRIER_OMP ? barrier_setup_omp(s, err, errlen)
+    int rc = mb_team_init(&s->team, ctx->topology, err, errlen);
+    if (rc == 0)
+        rc = s->kind == BARRIER_OMP ? mb_team_bind_omp(&s->team, s->threads, err, errlen)
                                     : barrier_setup_pthread(s, err, errlen);
-    if (rc != 0)
-        goto fail;
+    if (rc != 0) {
+        barrier_free(s);
+        return -1;
+    }
     *state = s;
     return 0;
-fail:
-    barrier_free(s);
-    return -1;
 }
 
 static void barrier_run(void *state, uint64_t iters)
