@@ -30,6 +30,10 @@ typedef struct mb_context {
     int rank, size;
     MPI_Comm node_comm; /* the ranks of this rank's node */
     int node, node_rank, node_size;
+    /* Point-to-point pairs: communicators of 2 ranks (MPI_COMM_NULL on the other ranks),
+     * and whether the run has such a pair at all (the same on every rank). */
+    MPI_Comm pair_intra, pair_inter;
+    bool has_pair_intra, has_pair_inter;
 } mb_context_t;
 
 /* One axis of the parameter space. A numeric axis carries its unit in its name
@@ -51,6 +55,8 @@ typedef enum mb_scope {
     MB_SCOPE_NODE_EACH,  /* node 0's ranks measure one at a time, the others asleep */
     MB_SCOPE_NODE_ALL,   /* node 0's ranks measure at the same time (contention) */
     MB_SCOPE_WORLD_ALL,  /* every rank measures at the same time */
+    MB_SCOPE_PAIR_INTRA, /* world rank 0 and the next rank of its node, together */
+    MB_SCOPE_PAIR_INTER, /* world rank 0 and the first rank of node 1, together */
 } mb_scope_t;
 
 typedef struct mb_bench {

@@ -258,6 +258,32 @@ static int driver_make_out_dir(const char *requested, char *dir, size_t len, cha
     return -1;
 }
 
+/* The point-to-point pairs: world rank 0 with the next rank of its node (intra-node) and
+ * with the first rank of node 1 (inter-node; pseudo-nodes count as nodes). */
+static void driver_make_pairs(mb_context_t *ctx, const mb_node_layout_t *layout)
+{
+    int intra = ctx->rank == 0 || (layout->node == 0 && layout->local_rank == 1);
+    int inter = ctx->rank == 0 || (layout->node == 1 && layout->local_rank == 0);
+    MB_MPI_CHECK(MPI_Comm_split(ctx->comm, intra ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->pair_intra));
+    MB_MPI_CHECK(MPI_Comm_split(ctx->comm, inter ? 0 : MPI_UNDEFINED, ctx->rank, &ctx->pair_inter));
+    int sizes[2] = {0, 0};
+    if (ctx->pair_intra != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_size(ctx->pair_intra, &sizes[0]));
+    if (ctx->pair_inter != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_size(ctx->pair_inter, &sizes[1]));
+    MB_MPI_CHECK(MPI_Bcast(sizes, 2, MPI_INT, 0, ctx->comm));
+    ctx->has_pair_intra = sizes[0] == 2;
+    ctx->has_pair_inter = sizes[1] == 2;
+}
+
+static void driver_free_pairs(mb_context_t *ctx)
+{
+    if (ctx->pair_intra != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_intra));
+    if (ctx->pair_inter != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_inter));
+}
+
 /* Rank 0: record the pre-flight, tell the user about flagged nodes, and refuse to go on
  * when [preflight] on_noisy = abort and a node is flagged. Returns 0 to go on. */
 static int driver_preflight_report(const mb_config_t *cfg, json_t *preflight, mb_results_t *results,
@@ -340,6 +366,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_results_t *results = NULL;
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
     json_t *preflight = NULL;
+    mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
     char err[1024];
     if (!cfg || !selected || !plan)
         mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
@@ -355,11 +382,13 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
     }
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
-    mb_context_t ctx = {.config = cfg, .timing = &timing, .topology = topo,
-                        .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
-                        .rank = rank, .size = size, .node_comm = layout.node_comm,
-                        .node = layout.node, .node_rank = layout.local_rank,
-                        .node_size = layout.local_size};
+    ctx = (mb_context_t){.config = cfg, .timing = &timing, .topology = topo,
+                         .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
+                         .rank = rank, .size = size, .node_comm = layout.node_comm,
+                         .node = layout.node, .node_rank = layout.local_rank,
+                         .node_size = layout.local_size, .pair_intra = MPI_COMM_NULL,
+                         .pair_inter = MPI_COMM_NULL};
+    driver_make_pairs(&ctx, &layout);
     if (driver_plan(&ctx, selected, plan, &nplan) != 0)
         goto done;
 
@@ -420,6 +449,7 @@ done:
         }
     }
     MB_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+    driver_free_pairs(&ctx);
     mb_node_layout_free(&layout);
     json_decref(preflight);
     for (size_t i = 0; i < nplan; i++)

@@ -73,8 +73,8 @@ static json_t *measure_point_json(const mb_bench_t *b, const mb_context_t *ctx,
                           s->ci95_hi, "ci95_rel_halfwidth",
                           isfinite(m->ci_rel_halfwidth) ? m->ci_rel_halfwidth : -1.0,
                           "ci_target_met", m->ci_target_met, "iterations", (json_int_t)m->iters);
-    if (b->bytes_per_op) {
-        double bytes = (double)b->bytes_per_op(ctx, pt);
+    double bytes = b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
+    if (bytes > 0) { /* a 0-byte message has a latency, not a bandwidth */
         /* Time and rate are reciprocal: the fastest time is the best rate. */
         json_object_set_new(j, "bytes_per_op", json_integer((json_int_t)bytes));
         json_object_set_new(j, "bandwidth_bytes_per_s",
@@ -102,6 +102,10 @@ static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope)
 {
     if (scope == MB_SCOPE_WORLD_ALL)
         return ctx->comm;
+    if (scope == MB_SCOPE_PAIR_INTRA)
+        return ctx->pair_intra;
+    if (scope == MB_SCOPE_PAIR_INTER)
+        return ctx->pair_inter;
     return ctx->node == 0 ? ctx->node_comm : MPI_COMM_NULL;
 }
 
@@ -253,7 +257,7 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
         }
         ms[done] = m;
         json_t *point = measure_point_json(b, ctx, &pts[done], &ms[done]);
-        if (over && b->bytes_per_op && scope != MB_SCOPE_NODE_EACH) {
+        if (over && b->bytes_per_op && (scope == MB_SCOPE_NODE_ALL || scope == MB_SCOPE_WORLD_ALL)) {
             /* All ranks at once: the node's bandwidth is the sum of the ranks' own. */
             double bytes = (double)b->bytes_per_op(ctx, &pts[done]), total = 0;
             size_t r;

@@ -125,6 +125,15 @@ expect "a latency curve larger than memory is refused" 2 'more than half this no
 expect "one rank: Howell's neighbour rows say why they are missing" 0 'read_neighbour +\(needs 2 ranks on a node\)' -- \
     sh -c "\"$EXE\" --config config/quick.ini --only 'shm.read' --out \"$TMP/onerank\" >/dev/null 2>&1 && cat \"$TMP/onerank/report.txt\""
 
+# --- message passing ---
+# 0 bytes, then powers of two and midpoints up to quick.ini's 64K: 1, 2, 3, 4, 6, ..., 49152, 65536.
+expect "quick run: pingpong sweeps 33 sizes on the intra-node pair" 0 '^33$' -- \
+    sh -c "grep -cE '^ +[0-9]+  intra ' \"$TMP/quick/report.txt\""
+expect "2 pseudo-nodes: pingpong has an inter-node pair too" 0 '^33$' -- \
+    sh -c "MB_PSEUDO_NODES=2 $MPIRUN -np 4 \"$EXE\" --config config/quick.ini --only mpi.pingpong --out \"$TMP/pp\" >/dev/null 2>&1 && grep -cE '^ +[0-9]+  inter ' \"$TMP/pp/report.txt\""
+expect "one rank: pingpong is skipped with the reason" 0 '"skipped": "needs at least 2 ranks, the run has 1"' -- \
+    sh -c "\"$EXE\" --config config/quick.ini --only mpi.pingpong --out \"$TMP/pp1\" >/dev/null 2>&1; cat \"$TMP/pp1/results.json\""
+
 # --- one process without mpirun (singleton MPI) ---
 expect "singleton run of one benchmark" 0 'report:' -- \
     "$EXE" --config config/quick.ini --only harness.timer --out "$TMP/single"
