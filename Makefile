@@ -39,7 +39,8 @@ MAIN_OBJ   := $(BUILD)/src/main.o
 LIB        := $(BUILD)/libmbsuite.a
 TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference
+TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
+              $(BUILD)/tests/check_mpi_sweep
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
@@ -93,6 +94,7 @@ check: deps
 	@tests/run.sh
 
 bench: deps
+	@scripts/deps.sh bench
 	@$(MAKE) --no-print-directory test-programs
 	@scripts/bench.sh
 

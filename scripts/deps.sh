@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 # Make sure mbsuite's Debian packages are installed. Idempotent and quick when they are:
 # as root it installs what is missing; otherwise it prints the exact apt-get line and fails.
+# `deps.sh bench` adds the independent tools `make bench` compares with.
 set -eu
 
 # Keep in step with README.md's dependency table.
 PACKAGES="make gcc pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc libgsl-dev \
 gnuplot-nox libjansson-dev libinih-dev libcmocka-dev"
+if [ "${1:-}" = bench ]; then
+    PACKAGES="$PACKAGES netpipe-openmpi likwid"
+fi
 
 missing=""
 for p in $PACKAGES; do

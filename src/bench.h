@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "harness.h"
+#include "harness_calls.h"
 #include "timing.h"
 
 #define MB_MAX_DIMS 4
@@ -34,6 +35,11 @@ typedef struct mb_context {
      * and whether the run has such a pair at all (the same on every rank). */
     MPI_Comm pair_intra, pair_inter;
     bool has_pair_intra, has_pair_inter;
+    double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
+    double point_time_limit_ns; /* each point's share of --time-budget; 0: none */
+    /* During a point's setup and measurement: the communicator of the ranks measuring it
+     * (the pair, the node, the first p ranks, or all). */
+    MPI_Comm measure_comm;
 } mb_context_t;
 
 /* One axis of the parameter space. A numeric axis carries its unit in its name
@@ -57,6 +63,7 @@ typedef enum mb_scope {
     MB_SCOPE_WORLD_ALL,  /* every rank measures at the same time */
     MB_SCOPE_PAIR_INTRA, /* world rank 0 and the next rank of its node, together */
     MB_SCOPE_PAIR_INTER, /* world rank 0 and the first rank of node 1, together */
+    MB_SCOPE_FIRST_RANKS, /* world ranks 0..p-1 together, p = the point's ranks_dim value */
 } mb_scope_t;
 
 typedef struct mb_bench {
@@ -74,7 +81,12 @@ typedef struct mb_bench {
     int (*points)(const mb_context_t *ctx, mb_point_t *points, size_t max, char *err, size_t errlen);
     /* Prepare one point; return 0, or -1 with err set (the point is then skipped). */
     int (*setup)(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err, size_t errlen);
+    int ranks_dim;                 /* MB_SCOPE_FIRST_RANKS: the dimension holding p */
     mb_run_fn run;                 /* iters iterations of ops_per_iter operations */
+    /* Or, instead of run, one operation timed per call with untimed hooks around it
+     * (harness_calls.h); headline says whose time the point reports. */
+    mb_call_fn prepare, settle, op, finish;
+    mb_headline_t headline;
     void (*teardown)(void *state);
     double ops_per_iter;           /* 0 means 1 */
     mb_summary_kind_t statistic;   /* the headline figure: median (default) or minimum */

@@ -52,11 +52,22 @@ typedef enum key_type {
     KT_CLOCK,
     KT_BOOL,
     KT_NOISE_ACTION,
+    KT_SYNC,
+    KT_BUFFERS,
 } key_type_t;
 
 static const char *const bool_false[] = {"no", "false", "off", "0"};
 static const char *const bool_true[] = {"yes", "true", "on", "1"};
-static const char *const noise_actions[] = {[MB_NOISE_WARN] = "warn", [MB_NOISE_ABORT] = "abort"};
+static const char *const noise_actions[] = {[MB_NOISE_WARN] = "warn", [MB_NOISE_ABORT] = "abort", NULL};
+static const char *const sync_names[] = {[MB_SYNC_BARRIER] = "barrier", [MB_SYNC_WINDOW] = "window", NULL};
+static const char *const buffer_names[] = {[MB_BUFFERS_WARM] = "warm", [MB_BUFFERS_COLD] = "cold", NULL};
+
+/* The names a choice-valued key takes, NULL-terminated in the order of its enum. */
+static const char *const *choice_names(key_type_t t)
+{
+    return t == KT_NOISE_ACTION ? noise_actions : t == KT_SYNC ? sync_names
+         : t == KT_BUFFERS      ? buffer_names  : NULL;
+}
 
 typedef struct config_key {
     const char *section;
@@ -93,6 +104,8 @@ static const char *type_name(key_type_t t)
     case KT_CLOCK: return "clock";
     case KT_BOOL: return "yes/no";
     case KT_NOISE_ACTION: return "warn or abort";
+    case KT_SYNC: return "barrier or window";
+    case KT_BUFFERS: return "warm or cold";
     }
     return "?";
 }
@@ -478,14 +491,18 @@ static int key_set(mb_config_t *cfg, const config_key_t *k, const char *text, ch
         say(why, whylen, "'%s' is not yes or no", text);
         return -1;
     case KT_NOISE_ACTION:
-        for (int i = 0; i < (int)(sizeof noise_actions / sizeof noise_actions[0]); i++) {
-            if (strcmp(text, noise_actions[i]) == 0) {
+    case KT_SYNC:
+    case KT_BUFFERS: {
+        const char *const *names = choice_names(k->type);
+        for (int i = 0; names[i]; i++) {
+            if (strcmp(text, names[i]) == 0) {
                 *(int *)field = i;
                 return 0;
             }
         }
-        say(why, whylen, "'%s' is not warn or abort", text);
+        say(why, whylen, "'%s' is not %s", text, type_name(k->type));
         return -1;
+    }
     }
     if (rc == 0)
         *(uint64_t *)field = u;
@@ -886,7 +903,9 @@ static json_t *key_json(const mb_config_t *cfg, const config_key_t *k)
     case KT_BOOL:
         return json_boolean(*(const int *)field);
     case KT_NOISE_ACTION:
-        return json_string(noise_actions[*(const int *)field]);
+    case KT_SYNC:
+    case KT_BUFFERS:
+        return json_string(choice_names(k->type)[*(const int *)field]);
     }
     return NULL;
 }

@@ -27,9 +27,17 @@ typedef struct mb_size_list {
 #define MB_CONFIG_CTYPE_CLOCK int                /* an mb_clock_id_t */
 #define MB_CONFIG_CTYPE_BOOL int                 /* 0 or 1 (yes/no, true/false, on/off) */
 #define MB_CONFIG_CTYPE_NOISE_ACTION int         /* an mb_noise_action_t */
+#define MB_CONFIG_CTYPE_SYNC int                 /* an mb_sync_id_t */
+#define MB_CONFIG_CTYPE_BUFFERS int              /* an mb_buffers_t */
 
 /* What the pre-flight does when a node is noisier than allowed. */
 typedef enum mb_noise_action { MB_NOISE_WARN = 0, MB_NOISE_ABORT } mb_noise_action_t;
+
+/* How the ranks of a collective start each call together (harness_calls.h). */
+typedef enum mb_sync_id { MB_SYNC_BARRIER = 0, MB_SYNC_WINDOW } mb_sync_id_t;
+
+/* Message buffers: the same warm ones every call, or cycled through more than the LLC. */
+typedef enum mb_buffers { MB_BUFFERS_WARM = 0, MB_BUFFERS_COLD } mb_buffers_t;
 
 typedef struct mb_config {
 #define MB_CONFIG_KEY(section, key, type, def, help) MB_CONFIG_CTYPE_##type section##_##key;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,10 @@
 
 #include "bench.h"
 #include "buildinfo.h"
+#include "clock_sync.h"
 #include "config.h"
 #include "fileutil.h"
+#include "fit_results.h"
 #include "measure.h"
 #include "mpi_util.h"
 #include "node_layout.h"
@@ -194,8 +197,15 @@ static json_t *driver_mpi_json(void)
     MPI_Get_version(&major, &minor);
     char standard[16];
     snprintf(standard, sizeof standard, "%d.%d", major, minor);
-    return json_pack("{s:s, s:s, s:o}", "library", lib, "standard", standard, "env",
-                     mb_sysinfo_mpi_env(environ));
+    static const char *const levels[] = {[MPI_THREAD_SINGLE] = "single",
+                                         [MPI_THREAD_FUNNELED] = "funneled",
+                                         [MPI_THREAD_SERIALIZED] = "serialized",
+                                         [MPI_THREAD_MULTIPLE] = "multiple"};
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    return json_pack("{s:s, s:s, s:s, s:o}", "library", lib, "standard", standard,
+                     "thread_level", level >= 0 && level <= MPI_THREAD_MULTIPLE ? levels[level] : "?",
+                     "env", mb_sysinfo_mpi_env(environ));
 }
 
 /* Collective: the "system" object on rank 0, NULL elsewhere. */
@@ -312,11 +322,113 @@ static int driver_preflight_report(const mb_config_t *cfg, json_t *preflight, mb
     return 0;
 }
 
-static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
-                           const json_t *preflight, mb_results_t *results)
+static double driver_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --time-budget: what is left, shared out over the points left, decides how long a point
+ * may repeat experiments. Half of a point's share goes to its warm-up and sizing, which
+ * are not trimmed. The same on every rank (rank 0's clock decides). */
+static double driver_point_time_limit_ns(const mb_context_t *ctx, double budget_s, double began_s,
+                                         const driver_plan_t *plan, size_t from, size_t nplan)
+{
+    if (budget_s <= 0)
+        return 0;
+    size_t points_left = 0;
+    for (size_t i = from; i < nplan; i++)
+        points_left += plan[i].skip_reason ? 0 : plan[i].npoints;
+    double left_s = budget_s - (driver_now_s() - began_s), limit_ns = 1;
+    if (left_s > 0 && points_left > 0)
+        limit_ns = left_s / (double)points_left / 2 * 1e9;
+    MB_MPI_CHECK(MPI_Bcast(&limit_ns, 1, MPI_DOUBLE, 0, ctx->comm));
+    return limit_ns;
+}
+
+/* Every rank's clock offset to world rank 0 (clock_sync.h), for entry skews and common
+ * start times; the largest offset and uncertainty go into results.json. */
+static int driver_clock_sync(mb_context_t *ctx, mb_results_t *results)
+{
+    double uncertainty = 0;
+    ctx->clock_offset_ns = mb_clock_sync_offset(ctx->timing->clock, ctx->comm, ctx->node_comm,
+                                                &uncertainty);
+    double mine[2] = {fabs(ctx->clock_offset_ns), uncertainty}, most[2] = {0, 0};
+    MB_MPI_CHECK(MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+    bool ok = true;
+    if (ctx->rank == 0) {
+        char err[512];
+        json_t *sync = json_pack("{s:s, s:f, s:f}", "method",
+                                 "Cristian: shortest of 32 round trips from each node's leader to "
+                                 "world rank 0; ranks of one node share its clock",
+                                 "max_abs_offset_ns", most[0], "max_uncertainty_ns", most[1]);
+        ok = mb_results_set_section(results, "clock_sync", sync, err, sizeof err) == 0;
+        if (!ok)
+            fprintf(stderr, "mbsuite: error: %s\n", err);
+    }
+    return driver_root_ok(ctx->comm, ok) ? 0 : -1;
+}
+
+/* Rank 0, at the end of the suite: the fitted models (seed 001's table) and LogGP
+ * parameters into results.json, and fits.csv beside it. */
+static int driver_fits(mb_results_t *results, const char *dir)
+{
+    char err[512], path[PATH_MAX + 16];
+    json_t *fits = mb_fit_results(mb_results_json(results), err, sizeof err);
+    if (!fits) {
+        fprintf(stderr, "mbsuite: error: fitting: %s\n", err);
+        return -1;
+    }
+    json_t *loggp = mb_fit_loggp(mb_results_json(results), fits);
+    snprintf(path, sizeof path, "%s/fits.csv", dir);
+    if (mb_fit_results_write_csv(fits, path, err, sizeof err) != 0 ||
+        mb_results_set_section(results, "fits", fits, err, sizeof err) != 0 ||
+        (loggp && mb_results_set_section(results, "loggp", loggp, err, sizeof err) != 0)) {
+        fprintf(stderr, "mbsuite: error: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Rank 0: how the run kept to --time-budget, in results.json and on stderr. */
+static int driver_budget_report(mb_results_t *results, double budget_s, double began_s)
+{
+    if (!results)
+        return 0;
+    size_t trimmed = 0, points = 0, i, j;
+    json_t *bench, *pt;
+    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, bench) {
+        json_array_foreach(json_object_get(bench, "points"), j, pt) {
+            points++;
+            trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
+        }
+    }
+    double spent = driver_now_s() - began_s;
+    fprintf(stderr,
+            "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
+            "(at least %d); no size or process count was dropped\n",
+            budget_s, spent, trimmed, points, MB_HARNESS_BUDGET_FLOOR);
+    char err[512];
+    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:s}", "budget_s", budget_s, "spent_s", spent,
+                          "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
+                          "min_experiments", MB_HARNESS_BUDGET_FLOOR, "how",
+                          "repetitions trimmed per point (trimmed_by_budget), sizes and process "
+                          "counts kept");
+    if (mb_results_set_section(results, "time_budget", b, err, sizeof err) != 0) {
+        fprintf(stderr, "mbsuite: error: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
+                           const json_t *preflight, mb_results_t *results, double budget_s,
+                           double began_s)
 {
     int failed = 0;
     for (size_t i = 0; i < nplan; i++) {
+        ctx->point_time_limit_ns = driver_point_time_limit_ns(ctx, budget_s, began_s, plan, i, nplan);
         char progress[32];
         snprintf(progress, sizeof progress, "[%zu/%zu]", i + 1, nplan);
         json_t *result;
@@ -346,10 +458,11 @@ static int driver_run_plan(const mb_context_t *ctx, driver_plan_t *plan, size_t 
 }
 
 int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
-                  char **argv)
+                  char **argv, char *out_dir, size_t out_dir_len)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     int rank, size, status = 2;
+    double began_s = driver_now_s();
     MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
     MB_MPI_CHECK(MPI_Comm_size(comm, &size));
 
@@ -435,7 +548,13 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         if (!driver_root_ok(comm, ok))
             goto done;
     }
-    if (driver_run_plan(&ctx, plan, nplan, preflight, results) != 0)
+    if (driver_clock_sync(&ctx, results) != 0)
+        goto done;
+    if (driver_run_plan(&ctx, plan, nplan, preflight, results, opts->time_budget_s, began_s) != 0)
+        goto done;
+    if (opts->time_budget_s > 0 && driver_budget_report(results, opts->time_budget_s, began_s) != 0)
+        goto done;
+    if (results && driver_fits(results, dir) != 0)
         goto done;
     status = 0;
 
@@ -446,6 +565,7 @@ done:
             status = 1;
         } else {
             printf("mbsuite: results: %s/results.json\nmbsuite: report:  %s/report.txt\n", dir, dir);
+            snprintf(out_dir, out_dir_len, "%s", dir);
         }
     }
     MB_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, comm));

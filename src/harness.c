@@ -72,19 +72,30 @@ uint64_t mb_harness_max_experiments(const mb_measure_opts_t *opts)
     return opts->max_experiments > min_n ? opts->max_experiments : min_n;
 }
 
-bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m)
+int mb_harness_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m)
 {
-    if (m->n < (opts->min_experiments ? opts->min_experiments : 1))
-        return true;
     double *sorted = malloc(m->n * sizeof *sorted);
     if (!sorted)
-        return false;
+        return -1;
     memcpy(sorted, m->samples_ns, m->n * sizeof *sorted);
-    mb_stats_summarize(sorted, m->n, &m->stats);
+    int rc = mb_stats_summarize(sorted, m->n, &m->stats);
     free(sorted);
     m->ci_rel_halfwidth = mb_stats_ci_rel_halfwidth(&m->stats);
     m->ci_target_met = m->stats.ci95_coverage >= 0.95 && m->ci_rel_halfwidth <= opts->ci_target;
-    return !m->ci_target_met && m->n < mb_harness_max_experiments(opts);
+    return rc;
+}
+
+bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m, double elapsed_ns)
+{
+    bool budget_spent = opts->time_limit_ns > 0 && elapsed_ns >= opts->time_limit_ns &&
+                        m->n >= MB_HARNESS_BUDGET_FLOOR;
+    if (m->n < (opts->min_experiments ? opts->min_experiments : 1) && !budget_spent)
+        return true;
+    if (mb_harness_summarize(opts, m) != 0)
+        return false;
+    bool more = !m->ci_target_met && m->n < mb_harness_max_experiments(opts);
+    m->trimmed = budget_spent && (more || m->n < opts->min_experiments);
+    return more && !budget_spent;
 }
 
 int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_run_fn run,
@@ -105,6 +116,7 @@ int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_r
         if (mb_harness_experiment(t, run, state, &iters) < 0)
             goto fail;
     } while ((double)(mb_clock_now_ns(t->clock) - began) < opts->warmup_ns);
+    began = mb_clock_now_ns(t->clock);
 
     for (;;) {
         double elapsed = mb_harness_experiment(t, run, state, &iters);
@@ -118,7 +130,7 @@ int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_r
         /* An interval well past enough wastes time: start the next one nearer to it. */
         if (elapsed > 1.2 * t->enough_ns)
             iters = harness_scale(iters, 1.1 * t->enough_ns / elapsed);
-        if (!mb_harness_want_more(opts, out))
+        if (!mb_harness_want_more(opts, out, (double)(mb_clock_now_ns(t->clock) - began)))
             break;
     }
     return 0;

@@ -24,7 +24,11 @@ typedef struct mb_measure_opts {
     double warmup_ns;            /* discard experiments for this long before the first kept one */
     double ops_per_iter;         /* instances of the operation in one loop iteration (>= 1) */
     bool subtract_loop_overhead; /* subtract t->loop_overhead_ns per iteration */
+    double time_limit_ns;        /* the point's share of --time-budget; 0: no limit */
 } mb_measure_opts_t;
+
+/* Fewest experiments a time budget may leave a point with: a median of three. */
+#define MB_HARNESS_BUDGET_FLOOR 3
 
 typedef struct mb_measurement {
     double *samples_ns;      /* per operation, one per experiment (owned; free with mb_measurement_free) */
@@ -33,6 +37,7 @@ typedef struct mb_measurement {
     mb_stats_t stats;        /* over samples_ns */
     double ci_rel_halfwidth; /* of the median */
     bool ci_target_met;
+    bool trimmed;            /* stopped by the time budget before the minimum or the CI target */
 } mb_measurement_t;
 
 /* The auto-sizing rule (seed 000 6.4) for an interval of elapsed_ns over n iterations:
@@ -51,11 +56,16 @@ double mb_harness_experiment(const mb_timing_t *t, mb_run_fn run, void *state, u
 /* The most experiments opts allows: max(min_experiments, max_experiments). */
 uint64_t mb_harness_max_experiments(const mb_measure_opts_t *opts);
 
-/* Whether a series of per-operation samples needs another experiment: fewer than
- * min_experiments, or the median's CI not yet within ci_target and fewer than
- * max_experiments. Fills m->stats, ci_rel_halfwidth and ci_target_met from m->samples_ns
- * once n >= min_experiments. */
-bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m);
+/* Fill m->stats, ci_rel_halfwidth and ci_target_met from m->samples_ns (n > 0).
+ * Returns 0, or -1 when out of memory or a sample is NaN. */
+int mb_harness_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m);
+
+/* Whether a series of per-operation samples needs another experiment after elapsed_ns
+ * spent on the point: fewer than min_experiments, or the median's CI not yet within
+ * ci_target and fewer than max_experiments; but no more once opts->time_limit_ns is spent
+ * and MB_HARNESS_BUDGET_FLOOR exist (m->trimmed tells). Fills m->stats, ci_rel_halfwidth
+ * and ci_target_met from m->samples_ns whenever it answers no. */
+bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m, double elapsed_ns);
 
 /* Repeated experiments on run: after warmup_ns of discarded experiments, min_experiments, then more until the median's CI meets
  * ci_target or max_experiments is reached. Returns 0, or -1 when an experiment failed

@@ -49,6 +49,7 @@ int mb_harness_measure_together(const mb_timing_t *t, const mb_measure_opts_t *o
             iters = next;
     }
 
+    uint64_t began = mb_clock_now_ns(t->clock);
     for (;;) {
         MB_MPI_CHECK(MPI_Barrier(comm));
         uint64_t t0 = mb_clock_now_ns(t->clock);
@@ -59,7 +60,7 @@ int mb_harness_measure_together(const mb_timing_t *t, const mb_measure_opts_t *o
             per_iter -= t->loop_overhead_ns;
         out->samples_ns[out->n++] = per_iter / ops;
         out->iters = iters;
-        int more = mb_harness_want_more(opts, out), any = 0;
+        int more = mb_harness_want_more(opts, out, (double)(t1 - began)), any = 0;
         MB_MPI_CHECK(MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_LOR, comm));
         if (!any || out->n >= cap)
             break;

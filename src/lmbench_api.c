@@ -97,7 +97,7 @@ bool mb_lm_series_more(mb_lm_series_t *s)
         s->m.samples_ns[s->m.n++] = lm.usecs * 1000.0 / (double)lm.n;
         lm.n = 0;
     }
-    return mb_harness_want_more(&s->opts, &s->m);
+    return mb_harness_want_more(&s->opts, &s->m, 0);
 }
 
 /* Save the experiment whose time per iteration is the median, as lmbench's BENCH does. */

@@ -18,20 +18,50 @@ const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx,
     return NULL;
 }
 
-static json_t *measure_bench_header(const mb_bench_t *b)
+/* The synchronisation strategy [mpi] sync names. */
+static const mb_sync_t *measure_sync(const mb_config_t *cfg)
+{
+    return cfg->mpi_sync == MB_SYNC_WINDOW ? &mb_sync_window : &mb_sync_barrier;
+}
+
+/* How a per-call benchmark's figures come about, stated in the results (issue: "state the
+ * scheme in the output"). */
+static json_t *measure_scheme_json(const mb_bench_t *b, const mb_config_t *cfg)
+{
+    const mb_sync_t *sync = measure_sync(cfg);
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s}", "timed", b->measures, "synchronisation", sync->describe,
+        "sync", sync->name, "headline",
+        b->headline == MB_HEADLINE_MAX
+            ? "per call, the slowest rank's time from its own start to its return (time to "
+              "completion); mean over an experiment's calls; median over experiments"
+            : "the time on rank 0 of the measuring ranks (the measured side); mean over an "
+              "experiment's calls; median over experiments",
+        "over_ranks",
+        "avg_ns: per call the mean over ranks (as OSU and IMB report); max_ns: per call the "
+        "slowest rank; entry_skew_ns: per call the latest minus the earliest start on "
+        "offset-corrected clocks; each a median over experiments",
+        "buffers", cfg->mpi_buffers == MB_BUFFERS_COLD ? "cold" : "warm");
+}
+
+static json_t *measure_bench_header(const mb_bench_t *b, const mb_config_t *cfg)
 {
     json_t *params = json_array();
     for (size_t d = 0; d < b->ndims; d++)
         json_array_append_new(params, json_string(b->dims[d].name));
-    return json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:[], s:n}", "name", b->name, "group",
-                     b->group, "summary", b->summary, "measures", b->measures, "unit", "ns",
-                     "statistic", b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params",
-                     params, "points", "skipped");
+    json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:[], s:n}", "name", b->name,
+                          "group", b->group, "summary", b->summary, "measures", b->measures,
+                          "unit", "ns", "statistic",
+                          b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params,
+                          "points", "skipped");
+    if (b->op && cfg)
+        json_object_set_new(j, "scheme", measure_scheme_json(b, cfg));
+    return j;
 }
 
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason)
 {
-    json_t *j = measure_bench_header(b);
+    json_t *j = measure_bench_header(b, NULL);
     json_object_set_new(j, "skipped", json_string(reason));
     return j;
 }
@@ -73,8 +103,16 @@ static json_t *measure_point_json(const mb_bench_t *b, const mb_context_t *ctx,
                           s->ci95_hi, "ci95_rel_halfwidth",
                           isfinite(m->ci_rel_halfwidth) ? m->ci_rel_halfwidth : -1.0,
                           "ci_target_met", m->ci_target_met, "iterations", (json_int_t)m->iters);
+    /* Marked, not dropped: the user decides what a wide interval is worth. */
+    json_object_set_new(j, "ci_too_wide",
+                        json_boolean(!isfinite(m->ci_rel_halfwidth) ||
+                                     m->ci_rel_halfwidth > ctx->config->run_ci_wide));
+    if (m->trimmed)
+        json_object_set_new(j, "trimmed_by_budget", json_true());
     double bytes = b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
-    if (bytes > 0) { /* a 0-byte message has a latency, not a bandwidth */
+    /* A 0-byte message has a latency, not a bandwidth; a call timed below the clock's
+     * resolution (an experiment's mean of 0) has no rate worth printing. */
+    if (bytes > 0 && s->min > 0 && s->ci95_lo > 0) {
         /* Time and rate are reciprocal: the fastest time is the best rate. */
         json_object_set_new(j, "bytes_per_op", json_integer((json_int_t)bytes));
         json_object_set_new(j, "bandwidth_bytes_per_s",
@@ -98,8 +136,10 @@ static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
 }
 
 /* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
-static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope)
+static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm first_ranks)
 {
+    if (scope == MB_SCOPE_FIRST_RANKS)
+        return first_ranks;
     if (scope == MB_SCOPE_WORLD_ALL)
         return ctx->comm;
     if (scope == MB_SCOPE_PAIR_INTRA)
@@ -140,6 +180,30 @@ static json_t *measure_over_ranks(MPI_Comm comm, int world_rank, const mb_measur
     return over;
 }
 
+/* One point of a per-call benchmark (harness_calls.h) on the ranks of comm: m gets the
+ * headline, over (on comm's rank 0) the figures across ranks. Returns 0 or -1 on all. */
+static int measure_calls(const mb_bench_t *b, const mb_context_t *ctx,
+                         const mb_measure_opts_t *opts, void *state, MPI_Comm comm,
+                         mb_measurement_t *m, json_t **over)
+{
+    mb_calls_t calls = {.prepare = b->prepare, .settle = b->settle, .op = b->op,
+                        .finish = b->finish, .state = state};
+    mb_calls_result_t r;
+    if (mb_harness_measure_calls(ctx->timing, opts, &calls, measure_sync(ctx->config), comm,
+                                 b->headline, ctx->clock_offset_ns, &r) != 0)
+        return -1;
+    *m = r.headline;
+    r.headline = (mb_measurement_t){0};
+    *over = measure_over_ranks(comm, ctx->rank, &r.own);
+    if (*over) {
+        json_object_set_new(*over, "avg_ns", json_real(r.avg_over_ranks_ns));
+        json_object_set_new(*over, "max_ns", json_real(r.max_over_ranks_ns));
+        json_object_set_new(*over, "entry_skew_ns", json_real(r.entry_skew_ns));
+    }
+    mb_calls_result_free(&r);
+    return 0;
+}
+
 /* One point in a NODE or WORLD scope, on the ranks of comm. Returns 0 on every rank of
  * comm, or -1 on every rank with reason set on rank 0. */
 static int measure_point_together(const mb_bench_t *b, const mb_context_t *ctx,
@@ -171,11 +235,15 @@ static int measure_point_together(const mb_bench_t *b, const mb_context_t *ctx,
         int mine = rc == 0, every = 0;
         MB_MPI_CHECK(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, comm));
         rc = every ? 0 : -1;
+        if (rc == 0)
+            *over = measure_over_ranks(comm, ctx->rank, m);
+    } else if (b->op) {
+        rc = measure_calls(b, ctx, opts, state, comm, m, over);
     } else {
         rc = mb_harness_measure_together(ctx->timing, opts, b->run, state, comm, m);
+        if (rc == 0)
+            *over = measure_over_ranks(comm, ctx->rank, m);
     }
-    if (rc == 0)
-        *over = measure_over_ranks(comm, ctx->rank, m);
     if (b->teardown)
         b->teardown(state);
     if (rc != 0) {
@@ -217,16 +285,22 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
         .warmup_ns = (double)cfg->run_warmup,
         .ops_per_iter = b->ops_per_iter,
         .subtract_loop_overhead = b->subtract_loop_overhead,
+        .time_limit_ns = ctx->point_time_limit_ns,
     };
     bool root = ctx->rank == 0; /* world rank 0 is always on node 0 and always measures */
     mb_measurement_t *ms = root ? calloc(npts, sizeof *ms) : NULL;
-    json_t *result = root ? measure_bench_header(b) : NULL;
+    json_t *result = root ? measure_bench_header(b, cfg) : NULL;
     char reason[768] = "";
     size_t done = 0;
     double began = measure_now_s();
 
     for (; done < npts; done++) {
         mb_scope_t scope = measure_scope(b, &pts[done]);
+        MPI_Comm first_ranks = MPI_COMM_NULL;
+        if (scope == MB_SCOPE_FIRST_RANKS) {
+            int in = ctx->rank < pts[done].v[b->ranks_dim];
+            MB_MPI_CHECK(MPI_Comm_split(ctx->comm, in ? 0 : MPI_UNDEFINED, ctx->rank, &first_ranks));
+        }
         char label[256];
         measure_params_text(b, &pts[done], label, sizeof label);
         if (root)
@@ -239,11 +313,15 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
             if (root)
                 rc = measure_point_alone(b, ctx, &pts[done], &opts, &m, why, sizeof why);
         } else {
-            MPI_Comm comm = measure_comm(ctx, scope);
-            if (comm != MPI_COMM_NULL)
-                rc = measure_point_together(b, ctx, &pts[done], scope, comm, &opts, &m, &over,
-                                            why, sizeof why);
+            mb_context_t point_ctx = *ctx;
+            point_ctx.measure_comm = measure_comm(ctx, scope, first_ranks);
+            if (point_ctx.measure_comm != MPI_COMM_NULL)
+                rc = measure_point_together(b, &point_ctx, &pts[done], scope,
+                                            point_ctx.measure_comm, &opts, &m, &over, why,
+                                            sizeof why);
         }
+        if (first_ranks != MPI_COMM_NULL)
+            MB_MPI_CHECK(MPI_Comm_free(&first_ranks));
         mb_mpi_wait_quietly(ctx->comm);
         MB_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, ctx->comm));
         if (rc != 0) {

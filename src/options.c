@@ -2,12 +2,15 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct option options_long[] = {
     {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
     {"list", no_argument, NULL, 'l'},          {"only", required_argument, NULL, 'o'},
     {"config", required_argument, NULL, 'c'},  {"out", required_argument, NULL, 'd'},
+    {"time-budget", required_argument, NULL, 't'},
     {NULL, 0, NULL, 0},
 };
 
@@ -25,6 +28,9 @@ void mb_options_usage(FILE *f)
           "                      beside the executable\n"
           "  --out DIR           output directory; default results/<UTC time>-<host>/\n"
           "  --only GLOB[,GLOB]  run only the benchmarks whose names match (e.g. 'harness.*')\n"
+          "  --time-budget SECONDS\n"
+          "                      keep the suite within this time by running fewer repetitions\n"
+          "                      (at least 3 per point); sizes and process counts are kept\n"
           "  --list              list the benchmarks, one line each, and exit\n"
           "  --version           print the version and exit\n"
           "  --help              print this help and exit\n"
@@ -47,6 +53,15 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
         case 'o': opts->only = optarg; break;
         case 'c': opts->config_path = optarg; break;
         case 'd': opts->out_dir = optarg; break;
+        case 't': {
+            char *end;
+            opts->time_budget_s = strtod(optarg, &end);
+            if (end == optarg || *end || !isfinite(opts->time_budget_s) || opts->time_budget_s <= 0) {
+                snprintf(err, errlen, "option '--time-budget': '%s' is not a number of seconds > 0", optarg);
+                return -1;
+            }
+            break;
+        }
         case ':':
             snprintf(err, errlen, "option '%s' needs a value (see mbsuite --help)", argv[optind - 1]);
             return -1;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* report.txt from the results document alone: a context block (what the numbers were
- * measured on and with which clock), one table per benchmark, then the points whose
- * confidence target was missed. Everything optional prints as "-", so a partial or older
+ * measured on and with which clock), the summary tables (pre-flight, Howell's, the fitted
+ * models, cache levels), one table per benchmark, then the points whose confidence
+ * target was missed. Everything optional prints as "-", so a partial or older
  * document still renders. Times keep 4 significant digits, sizes print as plain integers. */
 #include "report.h"
 
@@ -11,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report_fits.h"
 
 #define REPORT_CELL_MAX 128
 #define REPORT_MAX_LISTED_BINDINGS 16
@@ -75,8 +78,7 @@ static void report_fmt_sig(double v, char *buf, size_t len)
         snprintf(buf, len, "%.*f", decimals, v);
 }
 
-/* Sizes in the units the config accepts (K = 1024): "48K", "1.25M", "15.6G". */
-static void report_fmt_bytes(double bytes, char *buf, size_t len)
+void mb_report_fmt_bytes(double bytes, char *buf, size_t len)
 {
     static const char *const units[] = {"", "K", "M", "G", "T", "P"};
     size_t u = 0;
@@ -153,7 +155,7 @@ static void report_caches(FILE *f, const json_t *caches)
         double size;
         char sz[32] = "-";
         if (report_num(c, "size_bytes", &size))
-            report_fmt_bytes(size, sz, sizeof sz);
+            mb_report_fmt_bytes(size, sz, sizeof sz);
         fprintf(f, "%sL%" JSON_INTEGER_FORMAT "%s %s x%" JSON_INTEGER_FORMAT, i ? ", " : "",
                 json_integer_value(json_object_get(c, "level")), suffix, sz,
                 json_integer_value(json_object_get(c, "count")));
@@ -198,7 +200,7 @@ static void report_node(FILE *f, const json_t *system)
     double mem;
     report_label(f, "memory");
     if (report_num(node, "memory_bytes", &mem)) {
-        report_fmt_bytes(mem, buf, sizeof buf);
+        mb_report_fmt_bytes(mem, buf, sizeof buf);
         fprintf(f, "%s\n", buf);
     } else {
         fprintf(f, "-\n");
@@ -765,9 +767,9 @@ static void report_cache_levels(FILE *f, const json_t *root)
         double size = 0, lat = 0, mid = 0;
         char a[32] = "-", c[32] = "-";
         if (report_num(lv, "size_bytes", &size))
-            report_fmt_bytes(size, a, sizeof a);
+            mb_report_fmt_bytes(size, a, sizeof a);
         if (report_num(lv, "midpoint_bytes", &mid))
-            report_fmt_bytes(mid, c, sizeof c);
+            mb_report_fmt_bytes(mid, c, sizeof c);
         report_num(lv, "latency_ns", &lat);
         if (json_is_true(json_object_get(lv, "open")))
             fprintf(f, REPORT_INDENT "level %zu: from %s on, %.4g ns (memory, or the curve's end)\n",
@@ -787,7 +789,7 @@ static void report_cache_levels(FILE *f, const json_t *root)
         if (type && strcmp(type, "instruction") == 0)
             continue;
         if (report_num(cache, "size_bytes", &size)) {
-            report_fmt_bytes(size, sz, sizeof sz);
+            mb_report_fmt_bytes(size, sz, sizeof sz);
             fprintf(f, " L%lld %s", (long long)json_integer_value(json_object_get(cache, "level")), sz);
         }
     }
@@ -851,9 +853,13 @@ int mb_report_write(FILE *f, const json_t *root)
     size_t i;
     const json_t *bench;
 
+    /* The summary tables first (seed 001's), then every benchmark's own table. */
     report_context(f, root);
     if (json_object_get(root, "preflight"))
         report_preflight(f, json_object_get(root, "preflight"));
+    report_howell(f, root);
+    mb_report_fits(f, root);
+    report_cache_levels(f, root);
     json_array_foreach(benchmarks, i, bench) {
         fprintf(f, "\n");
         if (report_benchmark(f, bench) != 0)
@@ -861,8 +867,6 @@ int mb_report_write(FILE *f, const json_t *root)
     }
     if (json_array_size(benchmarks) == 0)
         fprintf(f, "\n(no benchmarks finished)\n");
-    report_howell(f, root);
-    report_cache_levels(f, root);
     report_ci_missed(f, benchmarks);
     return ferror(f) ? -1 : 0;
 }

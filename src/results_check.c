@@ -196,7 +196,7 @@ static int check_number(check_t *c, const json_t *obj, const char *key, check_ra
     return 0;
 }
 
-/* [lo, hi] of finite positive numbers with lo <= hi. */
+/* [lo, hi]: lo >= 0 (a time below the clock's resolution), hi > 0, lo <= hi. */
 static int check_interval(check_t *c, const json_t *obj, const char *key, double *lo, double *hi)
 {
     const json_t *v = check_get(c, obj, key, CHECK_ARRAY);
@@ -207,7 +207,7 @@ static int check_interval(check_t *c, const json_t *obj, const char *key, double
         return check_fail(c, "expected [lo, hi], got %zu elements", json_array_size(v));
     for (size_t i = 0; i < 2; i++) {
         size_t o = check_push_index(c, i);
-        if (check_number_value(c, json_array_get(v, i), CHECK_POSITIVE, i ? hi : lo) != 0)
+        if (check_number_value(c, json_array_get(v, i), i ? CHECK_POSITIVE : CHECK_NONNEG, i ? hi : lo) != 0)
             return -1;
         check_pop(c, o);
     }
@@ -466,7 +466,7 @@ static int check_point(check_t *c, const json_t *pt, const json_t *names)
     check_pop(c, old);
 
     double min, median, mean, max, p90, p99, lo, hi;
-    if (check_integer(c, pt, "n", 1, false, NULL) != 0 || check_number(c, pt, "min", CHECK_POSITIVE, &min) != 0 ||
+    if (check_integer(c, pt, "n", 1, false, NULL) != 0 || check_number(c, pt, "min", CHECK_NONNEG, &min) != 0 ||
         check_number(c, pt, "median", CHECK_POSITIVE, &median) != 0 ||
         check_number(c, pt, "mean", CHECK_POSITIVE, &mean) != 0 ||
         check_number(c, pt, "max", CHECK_POSITIVE, &max) != 0 ||

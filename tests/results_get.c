@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
  * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
- * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure. For scripts
- * such as `make bench`. */
+ * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
+ * FILE BENCH elapsed_s for the benchmark's wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
+ * (params with a pair) or collective fits, and how many. For scripts such as `make bench`. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,39 @@ static int get_print(const json_t *v, const char *what)
     }
     fprintf(stderr, "results_get: no number at %s\n", what);
     return 1;
+}
+
+static int get_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the fits' holdout_error_pct, point-to-point ones or collectives. */
+static int get_fits_holdout(const json_t *root, const char *which)
+{
+    bool p2p = strcmp(which, "p2p") == 0;
+    size_t i, n = 0;
+    json_t *fit;
+    const json_t *fits = json_object_get(root, "fits");
+    double *v = calloc(json_array_size(fits) + 1, sizeof *v);
+    if (!v)
+        return 1;
+    json_array_foreach(fits, i, fit) {
+        const json_t *e = json_object_get(fit, "holdout_error_pct");
+        bool is_p2p = json_object_get(json_object_get(fit, "params"), "pair") != NULL;
+        if (json_is_number(e) && is_p2p == p2p)
+            v[n++] = json_number_value(e);
+    }
+    if (n == 0) {
+        free(v);
+        fprintf(stderr, "results_get: no %s fit has a held-out error\n", which);
+        return 1;
+    }
+    qsort(v, n, sizeof *v, get_cmp);
+    printf("%.4g %zu\n", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, n);
+    free(v);
+    return 0;
 }
 
 static int get_params_match(const json_t *params, int argc, char **argv)
@@ -64,6 +99,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 1;
+    if (strcmp(argv[2], "fits") == 0) {
+        rc = get_fits_holdout(root, argv[3]);
+        goto done;
+    }
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
     if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "preflight") == 0) {
         const json_t *obj = root;
@@ -80,6 +119,10 @@ int main(int argc, char **argv)
     {
         if (strcmp(json_string_value(json_object_get(b, "name")), argv[2]) != 0)
             continue;
+        if (strcmp(argv[3], "elapsed_s") == 0) { /* the benchmark's, not a point's */
+            rc = get_print(json_object_get(b, "elapsed_s"), argv[3]);
+            goto done;
+        }
         size_t j;
         json_t *pt;
         json_array_foreach(json_object_get(b, "points"), j, pt)

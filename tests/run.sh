@@ -126,13 +126,77 @@ expect "one rank: Howell's neighbour rows say why they are missing" 0 'read_neig
     sh -c "\"$EXE\" --config config/quick.ini --only 'shm.read' --out \"$TMP/onerank\" >/dev/null 2>&1 && cat \"$TMP/onerank/report.txt\""
 
 # --- message passing ---
-# 0 bytes, then powers of two and midpoints up to quick.ini's 64K: 1, 2, 3, 4, 6, ..., 49152, 65536.
-expect "quick run: pingpong sweeps 33 sizes on the intra-node pair" 0 '^33$' -- \
-    sh -c "grep -cE '^ +[0-9]+  intra ' \"$TMP/quick/report.txt\""
-expect "2 pseudo-nodes: pingpong has an inter-node pair too" 0 '^33$' -- \
-    sh -c "MB_PSEUDO_NODES=2 $MPIRUN -np 4 \"$EXE\" --config config/quick.ini --only mpi.pingpong --out \"$TMP/pp\" >/dev/null 2>&1 && grep -cE '^ +[0-9]+  inter ' \"$TMP/pp/report.txt\""
-expect "one rank: pingpong is skipped with the reason" 0 '"skipped": "needs at least 2 ranks, the run has 1"' -- \
-    sh -c "\"$EXE\" --config config/quick.ini --only mpi.pingpong --out \"$TMP/pp1\" >/dev/null 2>&1; cat \"$TMP/pp1/results.json\""
+# Every primitive at every size and p of the sweep, with finite positive medians.
+expect "quick run: every mpi primitive covers its sweep (2 ranks)" 0 ': ok \(22 benchmarks' -- \
+    "$BUILD/tests/check_mpi_sweep" "$TMP/quick/results.json" 2 intra
+expect "quick run: report.txt has the pingpong table" 0 '^mpi\.pingpong ' -- cat "$TMP/quick/report.txt"
+expect "quick run: collectives state their timing scheme" 0 '"headline": "per call, the slowest rank' -- \
+    cat "$TMP/quick/results.json"
+# A short sweep at 4 ranks as 2 pseudo-nodes: intra and inter pairs, p = 2, 3, 4.
+printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 4K\ncollective_max_size = 1K\n' >"$TMP/mpi4.ini"
+MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'report:' -- \
+    $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
+expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(22 benchmarks' -- \
+    "$BUILD/tests/check_mpi_sweep" "$TMP/mpi4/results.json" 4 intra,inter
+expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
+    cat "$TMP/mpi4/results.json"
+expect "one rank: every mpi primitive is skipped with the reason" 0 '^22$' -- \
+    sh -c "\"$EXE\" --config \"$TMP/mpi4.ini\" --only 'mpi.*' --out \"$TMP/mpi1\" >/dev/null 2>&1; grep -c '\"skipped\": \"needs at least 2 ranks, the run has 1\"' \"$TMP/mpi1/results.json\""
+printf '[mpi]\nmax_size = 2G\n' >"$TMP/mpi_huge.ini"
+expect "a message over the 1 GiB limit is refused up front" 2 'max_size: 2147483648 bytes is over the 1 GiB' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_huge.ini" --out "$TMP/mpi_huge"
+[ ! -e "$TMP/mpi_huge" ] && pass "refused message size: no result directory" || fail "refused message size: no result directory"
+printf '[mpi]\nsync = sometimes\n' >"$TMP/mpi_sync.ini"
+expect "an unknown [mpi] sync is refused with file and line" 2 'mpi_sync.ini:2: .*not barrier or window' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_sync.ini" --out "$TMP/mpi_sync"
+printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 1K\nsync = window\nbuffers = cold\n' >"$TMP/mpi_window.ini"
+expect "window sync and cold buffers: the run succeeds" 0 'report:' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_window.ini" --only 'mpi.allreduce,mpi.send' --out "$TMP/mpi_window"
+expect "window sync and cold buffers: stated in the scheme" 0 '"buffers": "cold"' -- \
+    sh -c "grep -q '\"sync\": \"window\"' \"$TMP/mpi_window/results.json\" && cat \"$TMP/mpi_window/results.json\""
+expect "--time-budget trims repetitions and says so" 0 'points ran fewer repetitions' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.send' --time-budget 0.001 --out "$TMP/budget"
+expect "--time-budget: every size is still there" 0 ': ok \(1 benchmarks' -- \
+    "$BUILD/tests/check_mpi_sweep" "$TMP/budget/results.json" 2 intra
+expect "--time-budget: trimmed points are marked" 0 '"trimmed_by_budget": true' -- cat "$TMP/budget/results.json"
+expect "a bad --time-budget is refused" 2 "option '--time-budget': 'soon' is not a number" -- "$EXE" --time-budget soon
+
+# --- fitted models, predict and plots (seed 001's table and graphs) ---
+expect "quick run: report.txt has the fitted-model table" 0 'MPI Function .*Time \(us\) .*Goodness of fit \(Q\)' -- cat "$TMP/quick/report.txt"
+expect "quick run: fits.csv has a header and the pingpong fit" 0 '^mpi\.pingpong,' -- \
+    sh -c "head -1 \"$TMP/quick/fits.csv\" | grep -q '^name,params,segment,d_min,d_max,basis,coef_ns,stderr_ns,chi2,dof,Q,holdout_error_pct' && cat \"$TMP/quick/fits.csv\""
+expect "quick run: results.json has fits and LogGP" 0 '"loggp"' -- \
+    sh -c "grep -q '\"fits\"' \"$TMP/quick/results.json\" && cat \"$TMP/quick/results.json\""
+expect "quick run: the run drew its plots" 0 'mpi_pingpong\.png' -- ls "$TMP/quick/plots"
+expect "predict on the quick run's results" 0 '^mpi\.allreduce p=2 d=1024: [0-9.]+ us \+- ' -- \
+    "$EXE" predict "$TMP/quick/results.json" mpi.allreduce -p 2 -d 1024
+# A fixture with known models: pingpong intra 500 + 0.1*d ns, allgather 1000 + 2000*p + 0.5*d ns.
+FIT=tests/data/results_mpi_fixture.json
+expect "predict: a collective from its fit" 0 '^mpi\.allgather p=4 d=1024: 9\.512 us \+- [0-9.e+-]+ us \(model 1 \+ 2\*p \+ 0\.0005\*d, Q 1\)$' -- "$EXE" predict "$FIT" mpi.allgather -p 4 -d 1024
+expect "predict: point-to-point, intra pair by default" 0 '^mpi\.pingpong pair=intra d=1024: 0\.6024 us \+- ' -- "$EXE" predict "$FIT" mpi.pingpong -d 1024
+expect "predict: extrapolating in p is warned about" 0 'warning: p=16 is outside the measured range 2\.\.8' -- "$EXE" predict "$FIT" mpi.allgather -p 16 -d 1024
+expect "predict: extrapolated value" 0 '^mpi\.allgather p=16 d=1024: 33\.51 us' -- "$EXE" predict "$FIT" mpi.allgather -p 16 -d 1024
+expect "predict: extrapolating in d is warned about" 0 'warning: d=100000 is outside the measured range 0\.\.65536 bytes' -- "$EXE" predict "$FIT" mpi.pingpong -d 100000
+expect "predict: unknown primitive lists the known ones" 2 "unknown primitive 'mpi\.nosuch'; known: mpi\.pingpong, mpi\.allgather" -- "$EXE" predict "$FIT" mpi.nosuch -d 8
+expect "predict: a skipped benchmark says why" 1 'mpi\.barrier has no model: needs at least 3 ranks' -- "$EXE" predict "$FIT" mpi.barrier -p 4
+expect "predict: unmeasured pair refused" 2 "mpi\.pingpong has no pair 'inter'; measured: intra" -- "$EXE" predict "$FIT" mpi.pingpong -d 8 --pair inter
+expect "predict: missing -p refused" 2 'mpi\.allgather depends on the process count: give -p P' -- "$EXE" predict "$FIT" mpi.allgather -d 8
+expect "predict: bad -d refused" 2 "-d: 'x' is not a size in bytes" -- "$EXE" predict "$FIT" mpi.pingpong -d x
+expect "predict: missing file" 1 "mbsuite predict: $TMP/none\.json: cannot read" -- "$EXE" predict "$TMP/none.json" mpi.pingpong -d 8
+printf '{\n "schema": 1,\n oops\n}\n' >"$TMP/bad.json"
+expect "predict: malformed JSON named with its line" 1 "mbsuite predict: $TMP/bad\.json:3:[0-9]+: malformed JSON" -- "$EXE" predict "$TMP/bad.json" mpi.pingpong -d 8
+# Every plot script runs under gnuplot and writes non-empty images (plot_check.sh's own lines).
+cp -r tests/data/results_plot_fixture "$TMP/plotfx"
+plot_log="$TMP/plot_check.log"
+EXE="$EXE" tests/plot_check.sh "$TMP/plotfx" >"$plot_log" 2>&1
+while read -r line; do
+    case "$line" in
+        "ok "*) pass "plot: ${line#ok*- }" ;;
+        "FAIL "*) fail "plot: ${line#FAIL - }" "$plot_log" ;;
+    esac
+done <"$plot_log"
+expect "plot: a missing results directory is refused" 1 "$TMP/noplot" -- "$EXE" plot "$TMP/noplot"
+expect "plot: usage" 2 'usage' -- "$EXE" plot
 
 # --- one process without mpirun (singleton MPI) ---
 expect "singleton run of one benchmark" 0 'report:' -- \

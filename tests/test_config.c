@@ -553,6 +553,8 @@ static void test_json_has_every_key(void **state)
                  : strcmp(t, "FRACTION") == 0 ? json_is_real(v)
                  : strcmp(t, "CLOCK") == 0    ? json_is_string(v)
                  : strcmp(t, "NOISE_ACTION") == 0 ? json_is_string(v)
+                 : strcmp(t, "SYNC") == 0     ? json_is_string(v)
+                 : strcmp(t, "BUFFERS") == 0  ? json_is_string(v)
                  : strcmp(t, "BOOL") == 0     ? json_is_boolean(v)
                                               : json_is_integer(v) ||
                                                  (json_is_string(v) &&
@@ -571,7 +573,7 @@ static void test_json_has_every_key(void **state)
         const char *section, *json;
     } want[] = {
         {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
-                "\"ci_target\":0.02}"},
+                "\"ci_target\":0.02,\"ci_wide\":0.1}"},
         {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
                    "\"enough_fallback\":1000000000}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},

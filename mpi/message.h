@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* What every message-passing benchmark shares (seed 001 "Message passing"): the sweeps of
+ * message size d and process count p, message buffers (warm, or cycled through more than
+ * the last-level cache when [mpi] buffers = cold), and contents that can be checked, so a
+ * wrong receive is an error and not a fast one. */
+#ifndef MB_MPI_MESSAGE_H
+#define MB_MPI_MESSAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+/* The pair of a point-to-point point: dimension 1 of every point-to-point benchmark. */
+enum { MB_PAIR_INTRA, MB_PAIR_INTER };
+extern const mb_dim_t mb_message_pair_dims[2];    /* size_bytes, pair */
+extern const mb_dim_t mb_message_coll_dims[2];    /* size_bytes, ranks */
+
+/* The point-to-point sweep: d = 0, then powers of two and the midpoints between them up to
+ * [mpi] max_size, for the intra-node pair and, when the run spans nodes, the inter-node
+ * pair. Returns the count, or -1 with err when max_size is over 1 GiB or memory. */
+int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                           size_t errlen);
+
+/* The scope of a point-to-point point: its pair. */
+mb_scope_t mb_message_pair_scope(const mb_point_t *pt);
+
+/* The collective sweep: p = 2, 3, ..., 8, then powers of two, then every rank (up to [mpi]
+ * max_ranks), each with d = 0 (when zero_size), then powers of two and midpoints up to
+ * [mpi] collective_max_size. blocks_per_rank(p) is how many d-byte blocks a rank's send or
+ * receive buffer holds (p for alltoall, 1 for bcast); the largest must fit in a quarter
+ * of a node's memory shared by its ranks, or -1 with err naming the key to lower. */
+int mb_message_coll_points(const mb_context_t *ctx, int (*blocks_per_rank)(int p),
+                           bool zero_size, mb_point_t *pts, size_t max, char *err,
+                           size_t errlen);
+
+/* Message buffers of `bytes` each: one (warm), or enough to span 4 x the last-level cache
+ * (cold), used in turn. */
+typedef struct mb_msgbuf {
+    char *base;
+    size_t bytes, stride, count, next;
+} mb_msgbuf_t;
+
+/* Allocate for ctx's [mpi] buffers. Returns 0, or -1 with err. */
+int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *err, size_t errlen);
+/* The buffer to use for the next call (the same one when warm). */
+char *mb_msgbuf_next(mb_msgbuf_t *b);
+/* The first buffer (for the contents check). */
+static inline char *mb_msgbuf_first(mb_msgbuf_t *b) { return b->base; }
+void mb_msgbuf_free(mb_msgbuf_t *b);
+
+/* Fill bytes with a pattern that depends on who sent it and the size; check it. */
+void mb_message_fill(char *buf, size_t bytes, int who);
+bool mb_message_ok(const char *buf, size_t bytes, int who);
+
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The receiving side (seed 001's table), rank 0 receiving from its partner:
+ *   recv          MPI_Recv entered as the partner starts its MPI_Send (both leave a
+ *                 barrier together): waiting for the message plus taking it in;
+ *   recvmin       MPI_Recv of a message that has already arrived (MPI_Probe saw it before
+ *                 the clock started): the least a receive costs. Above the eager limit only
+ *                 the envelope has arrived, so the transfer is in it (the seed's 80*d);
+ *   irecv1        posting MPI_Irecv; the message is sent after the clock stops;
+ *   irecv2        the MPI_Wait completing a posted receive, entered as the send starts;
+ *   irecvoverlap  the MPI_Wait after posting MPI_Irecv and computing, without MPI calls,
+ *                 for as long as the message would take at 1 GB/s plus 2 us: the part of a
+ *                 transfer that computation does not hide (0 when MPI progresses alone). */
+#include "mpi_util.h"
+#include "pair.h"
+
+static void recv_partner_send(mb_pair_t *s) { MPI_Send(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm); }
+
+static void recv_op(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 0)
+        MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE);
+    else
+        recv_partner_send(s);
+}
+
+/* recvmin: the partner's message is on its way (a non-blocking send, so a rendezvous does
+ * not hold the partner up) and rank 0 has seen it arrive. */
+static void recvmin_prepare(void *state)
+{
+    mb_pair_t *s = state;
+    mb_pair_next_buffer(s);
+    if (s->me == 1)
+        MB_MPI_CHECK(MPI_Isend(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm, &s->req));
+    else
+        MB_MPI_CHECK(MPI_Probe(1, 0, s->comm, MPI_STATUS_IGNORE));
+}
+
+static void recvmin_op(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 0)
+        MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE);
+}
+
+static void recvmin_finish(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 1)
+        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+}
+
+/* irecv1: post, then (untimed) the partner sends and rank 0 completes the receive. */
+static void irecv1_op(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 0)
+        MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req);
+}
+
+static void irecv1_finish(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 0)
+        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+    else
+        recv_partner_send(s);
+}
+
+/* irecv2 and irecvoverlap: the receive is posted before the barrier. */
+static void irecv2_prepare(void *state)
+{
+    mb_pair_t *s = state;
+    mb_pair_next_buffer(s);
+    if (s->me == 0)
+        MB_MPI_CHECK(MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
+}
+
+static void irecv2_op(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me == 0)
+        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+    else
+        recv_partner_send(s);
+}
+
+/* Computation that makes no MPI call, so the library gets no chance to progress. */
+static void irecvoverlap_settle(void *state)
+{
+    mb_pair_t *s = state;
+    if (s->me != 0)
+        return;
+    uint64_t until = mb_clock_now_ns(s->clock) + (uint64_t)s->compute_ns;
+    while (mb_clock_now_ns(s->clock) < until)
+        ;
+}
+
+MB_PAIR_BENCH(recv, "blocking receive entered as the matching send starts",
+              "rank 0's MPI_Recv, from after a barrier with its partner, which then calls "
+              "MPI_Send, until MPI_Recv returns",
+              .setup = mb_pair_setup, .prepare = mb_pair_next_buffer, .op = recv_op);
+
+MB_PAIR_BENCH(recvmin, "blocking receive of a message that has already arrived",
+              "rank 0's MPI_Recv of a message that MPI_Probe saw arrive before the clock "
+              "started (sent with MPI_Isend by the partner), until MPI_Recv returns",
+              .setup = mb_pair_setup, .prepare = recvmin_prepare, .op = recvmin_op,
+              .finish = recvmin_finish);
+
+MB_PAIR_BENCH(irecv1, "posting a non-blocking receive",
+              "rank 0's MPI_Irecv alone, after a barrier; the partner sends and rank 0 waits "
+              "after the clock stops",
+              .setup = mb_pair_setup, .prepare = mb_pair_next_buffer, .op = irecv1_op, .finish = irecv1_finish);
+
+MB_PAIR_BENCH(irecv2, "the MPI_Wait completing a posted receive",
+              "rank 0's MPI_Wait on an MPI_Irecv posted before a barrier with its partner, "
+              "which calls MPI_Send as rank 0 enters MPI_Wait, until MPI_Wait returns",
+              .setup = mb_pair_setup, .prepare = irecv2_prepare, .op = irecv2_op);
+
+MB_PAIR_BENCH(irecvoverlap, "what computation does not hide of a non-blocking receive",
+              "rank 0's MPI_Wait on an MPI_Irecv posted before a barrier, after computing "
+              "without MPI calls for 2 us + 1 ns per byte while the partner sends: the "
+              "transfer time left over (0 if the transfer progressed during the computation)",
+              .setup = mb_pair_setup, .prepare = irecv2_prepare, .settle = irecvoverlap_settle, .op = irecv2_op);

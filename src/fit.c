@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: MIT */
+/* Weighted least squares over small sets of bases (GSL's truncated SVD, which also tells
+ * the rank), model choice by BIC, breaks in d by exhaustive search over split points with
+ * each contiguous d range fitted once. */
+#include "fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+/* Singular values below this fraction of the largest (columns scaled to max |x| = 1)
+ * count as zero: the subset is collinear on the data and is refused. */
+#define FIT_RANK_TOL 1e-10
+/* 1 - cos^2 below this: two bases are proportional on the data. */
+#define FIT_PROPORTIONAL_TOL 1e-12
+/* BIC values closer than this (relative) are a tie, won by the earlier (fewer terms). */
+#define FIT_TIE_TOL 1e-9
+
+static const char *const fit_basis_names[MB_FIT_NBASES] = {
+    "1", "p", "log2(p)", "p^2", "d", "p*d", "log2(p)*d", "p^2*d",
+};
+
+const char *mb_fit_basis_name(mb_fit_basis_t b)
+{
+    return (unsigned)b < MB_FIT_NBASES ? fit_basis_names[b] : "?";
+}
+
+int mb_fit_basis_parse(const char *name)
+{
+    for (int b = 0; name && b < MB_FIT_NBASES; b++)
+        if (strcmp(name, fit_basis_names[b]) == 0)
+            return b;
+    return -1;
+}
+
+double mb_fit_basis_eval(mb_fit_basis_t b, double p, double d)
+{
+    switch (b) {
+    case MB_FIT_ONE: return 1.0;
+    case MB_FIT_P: return p;
+    case MB_FIT_LOG2P: return log2(p);
+    case MB_FIT_P2: return p * p;
+    case MB_FIT_D: return d;
+    case MB_FIT_PD: return p * d;
+    case MB_FIT_LOG2PD: return log2(p) * d;
+    case MB_FIT_P2D: return p * p * d;
+    default: return NAN;
+    }
+}
+
+/* At least one point, each usable (finite, p >= 1, d >= 0, sd > 0). */
+static int fit_check_points(const mb_fit_point_t *pts, size_t n, char *err, size_t errlen)
+{
+    if (n == 0) {
+        snprintf(err, errlen, "no points");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const mb_fit_point_t *q = &pts[i];
+        if (!(isfinite(q->p) && q->p >= 1 && isfinite(q->d) && q->d >= 0 && isfinite(q->t_ns) &&
+              isfinite(q->sd_ns) && q->sd_ns > 0)) {
+            snprintf(err, errlen, "point %zu (p=%g, d=%g, t=%g ns, sd=%g ns) is not usable", i,
+                     q->p, q->d, q->t_ns, q->sd_ns);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void fit_range_of(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *m)
+{
+    m->p_min = m->d_min = INFINITY;
+    m->p_max = m->d_max = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        m->p_min = fmin(m->p_min, pts[i].p);
+        m->p_max = fmax(m->p_max, pts[i].p);
+        m->d_min = fmin(m->d_min, pts[i].d);
+        m->d_max = fmax(m->d_max, pts[i].d);
+    }
+}
+
+/* Every basis evaluated on every point once (col[b * n + i]), with each column's largest
+ * |value| for scaling, and GSL buffers sized for up to three terms, reused across fits. */
+typedef struct fit_design {
+    const mb_fit_point_t *pts;
+    size_t n;
+    double *col;
+    double colmax[MB_FIT_NBASES];
+    gsl_matrix *x, *cov;
+    gsl_vector *w, *y, *c;
+    gsl_multifit_linear_workspace *work;
+} fit_design_t;
+
+static void fit_design_free(fit_design_t *ds)
+{
+    gsl_multifit_linear_free(ds->work);
+    gsl_vector_free(ds->c);
+    gsl_vector_free(ds->y);
+    gsl_vector_free(ds->w);
+    gsl_matrix_free(ds->cov);
+    gsl_matrix_free(ds->x);
+    free(ds->col);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* n >= 1 valid points. */
+static int fit_design_init(fit_design_t *ds, const mb_fit_point_t *pts, size_t n, char *err,
+                           size_t errlen)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->pts = pts;
+    ds->n = n;
+    ds->col = malloc(MB_FIT_NBASES * n * sizeof *ds->col);
+    ds->x = gsl_matrix_alloc(n, MB_FIT_MAX_TERMS);
+    ds->cov = gsl_matrix_alloc(MB_FIT_MAX_TERMS, MB_FIT_MAX_TERMS);
+    ds->w = gsl_vector_alloc(n);
+    ds->y = gsl_vector_alloc(n);
+    ds->c = gsl_vector_alloc(MB_FIT_MAX_TERMS);
+    ds->work = gsl_multifit_linear_alloc(n, MB_FIT_MAX_TERMS);
+    if (!ds->col || !ds->x || !ds->cov || !ds->w || !ds->y || !ds->c || !ds->work) {
+        fit_design_free(ds);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int b = 0; b < MB_FIT_NBASES; b++) {
+        ds->colmax[b] = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = mb_fit_basis_eval(b, pts[i].p, pts[i].d);
+            ds->col[b * n + i] = v;
+            ds->colmax[b] = fmax(ds->colmax[b], fabs(v));
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        gsl_vector_set(ds->y, i, pts[i].t_ns);
+        gsl_vector_set(ds->w, i, 1.0 / (pts[i].sd_ns * pts[i].sd_ns));
+    }
+    return 0;
+}
+
+/* See mb_fit_usable_bases. */
+static unsigned fit_design_usable(const fit_design_t *ds, unsigned allowed)
+{
+    unsigned kept = 0;
+    size_t n = ds->n;
+    for (int b = 0; b < MB_FIT_NBASES; b++) {
+        if (!(allowed & MB_FIT_BIT(b)) || !(ds->colmax[b] > 0))
+            continue;
+        /* compare scaled columns so that 1 - cos^2 is not lost in huge magnitudes */
+        const double *x = ds->col + (size_t)b * n;
+        double bb = 0;
+        for (size_t i = 0; i < n; i++)
+            bb += (x[i] / ds->colmax[b]) * (x[i] / ds->colmax[b]);
+        bool redundant = false;
+        for (int c = 0; c < b && !redundant; c++) {
+            if (!(kept & MB_FIT_BIT(c)))
+                continue;
+            const double *y = ds->col + (size_t)c * n;
+            double cc = 0, bc = 0;
+            for (size_t i = 0; i < n; i++) {
+                double u = x[i] / ds->colmax[b], v = y[i] / ds->colmax[c];
+                cc += v * v;
+                bc += u * v;
+            }
+            redundant = 1.0 - bc * bc / (bb * cc) < FIT_PROPORTIONAL_TOL;
+        }
+        if (!redundant)
+            kept |= MB_FIT_BIT(b);
+    }
+    return kept;
+}
+
+unsigned mb_fit_usable_bases(const mb_fit_point_t *pts, size_t n, unsigned allowed)
+{
+    fit_design_t ds;
+    char err[64];
+    if (n == 0 || fit_design_init(&ds, pts, n, err, sizeof err) != 0)
+        return 0;
+    unsigned kept = fit_design_usable(&ds, allowed);
+    fit_design_free(&ds);
+    return kept;
+}
+
+static int fit_design_solve(fit_design_t *ds, const mb_fit_basis_t *basis, size_t k,
+                            mb_fit_model_t *out, char *err, size_t errlen)
+{
+    size_t n = ds->n;
+    if (k == 0 || k > MB_FIT_MAX_TERMS) {
+        snprintf(err, errlen, "a model has 1 to %d terms, not %zu", MB_FIT_MAX_TERMS, k);
+        return -1;
+    }
+    if (n <= k) {
+        snprintf(err, errlen, "%zu points cannot fit %zu terms with a degree of freedom left", n,
+                 k);
+        return -1;
+    }
+    /* Columns scaled to max |x| = 1: d reaches 1e6 and p^2*d 1e10, and the rank tolerance
+     * is relative. */
+    double scale[MB_FIT_MAX_TERMS];
+    gsl_matrix_view x = gsl_matrix_submatrix(ds->x, 0, 0, n, k);
+    gsl_matrix_view cov = gsl_matrix_submatrix(ds->cov, 0, 0, k, k);
+    gsl_vector_view c = gsl_vector_subvector(ds->c, 0, k);
+    for (size_t j = 0; j < k; j++) {
+        scale[j] = ds->colmax[basis[j]];
+        if (!(scale[j] > 0) || !isfinite(scale[j])) {
+            snprintf(err, errlen, "basis %s is zero on the points", mb_fit_basis_name(basis[j]));
+            return -1;
+        }
+        const double *col = ds->col + (size_t)basis[j] * n;
+        for (size_t i = 0; i < n; i++)
+            gsl_matrix_set(&x.matrix, i, j, col[i] / scale[j]);
+    }
+    double chi2 = 0;
+    size_t rank = 0;
+    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
+    int rc = gsl_multifit_wlinear_tsvd(&x.matrix, ds->w, ds->y, FIT_RANK_TOL, &c.vector,
+                                       &cov.matrix, &chi2, &rank, ds->work);
+    gsl_set_error_handler(old_handler);
+    if (rc != GSL_SUCCESS) {
+        snprintf(err, errlen, "least squares failed: %s", gsl_strerror(rc));
+        return -1;
+    }
+    if (rank < k) {
+        snprintf(err, errlen, "the %zu bases are collinear on the points (rank %zu)", k, rank);
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    out->k = k;
+    out->n = n;
+    out->chi2 = chi2;
+    out->dof = n - k;
+    out->q = gsl_cdf_chisq_Q(chi2, (double)out->dof);
+    out->bic = chi2 + (double)k * log((double)n);
+    /* The covariance assumes the weights are the true variances. When chi2/dof > 1 the
+     * model misses real structure, so stretch the error bars to the scatter actually
+     * seen (the usual reduced-chi2 scaling); se_raw keeps the unscaled value. */
+    double inflate = fmax(1.0, chi2 / (double)out->dof);
+    for (size_t j = 0; j < k; j++) {
+        out->basis[j] = basis[j];
+        out->coef[j] = gsl_vector_get(&c.vector, j) / scale[j];
+        for (size_t l = 0; l < k; l++)
+            out->cov[j][l] = inflate * gsl_matrix_get(&cov.matrix, j, l) / (scale[j] * scale[l]);
+        out->se_raw[j] = sqrt(gsl_matrix_get(&cov.matrix, j, j)) / scale[j];
+        out->se[j] = sqrt(out->cov[j][j]);
+    }
+    fit_range_of(ds->pts, n, out);
+    return 0;
+}
+
+int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basis, size_t k,
+                 mb_fit_model_t *out, char *err, size_t errlen)
+{
+    if (n <= k) {
+        snprintf(err, errlen, "%zu points cannot fit %zu terms with a degree of freedom left", n,
+                 k);
+        return -1;
+    }
+    fit_design_t ds;
+    if (fit_check_points(pts, n, err, errlen) != 0 ||
+        fit_design_init(&ds, pts, n, err, errlen) != 0)
+        return -1;
+    int rc = fit_design_solve(&ds, basis, k, out, err, errlen);
+    fit_design_free(&ds);
+    return rc;
+}
+
+/* Best subset with BIC = chi2 + k * penalty. */
+static int fit_select_penalty(const mb_fit_point_t *pts, size_t n, unsigned allowed, double penalty,
+                              mb_fit_model_t *out, char *err, size_t errlen)
+{
+    fit_design_t ds;
+    if (fit_check_points(pts, n, err, errlen) != 0 ||
+        fit_design_init(&ds, pts, n, err, errlen) != 0)
+        return -1;
+    unsigned usable = fit_design_usable(&ds, allowed);
+    mb_fit_basis_t list[MB_FIT_NBASES];
+    size_t nb = 0;
+    for (int b = 0; b < MB_FIT_NBASES; b++)
+        if (usable & MB_FIT_BIT(b))
+            list[nb++] = (mb_fit_basis_t)b;
+
+    int found = 0;
+    char last_err[256] = "no usable basis";
+    /* Fewer terms first, so that a tie keeps the smaller model. */
+    for (size_t k = 1; k <= MB_FIT_MAX_TERMS && k < n; k++) {
+        size_t idx[MB_FIT_MAX_TERMS];
+        for (size_t j = 0; j < k; j++)
+            idx[j] = j;
+        while (k <= nb) {
+            mb_fit_basis_t sub[MB_FIT_MAX_TERMS];
+            for (size_t j = 0; j < k; j++)
+                sub[j] = list[idx[j]];
+            mb_fit_model_t m;
+            if (fit_design_solve(&ds, sub, k, &m, last_err, sizeof last_err) == 0) {
+                m.bic = m.chi2 + (double)k * penalty;
+                if (!found || m.bic < out->bic - FIT_TIE_TOL * fmax(1.0, fabs(out->bic))) {
+                    *out = m;
+                    found = 1;
+                }
+            }
+            /* next k-combination of 0..nb-1 */
+            size_t j = k;
+            while (j > 0 && idx[j - 1] == nb - k + j - 1)
+                j--;
+            if (j == 0)
+                break;
+            idx[j - 1]++;
+            for (size_t l = j; l < k; l++)
+                idx[l] = idx[l - 1] + 1;
+        }
+    }
+    fit_design_free(&ds);
+    if (!found) {
+        snprintf(err, errlen, "no model fits %zu points: %s", n, last_err);
+        return -1;
+    }
+    return 0;
+}
+
+int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_model_t *out,
+                  char *err, size_t errlen)
+{
+    if (n == 0) {
+        snprintf(err, errlen, "no points");
+        return -1;
+    }
+    return fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
+}
+
+static int fit_cmp_d(const void *a, const void *b)
+{
+    const mb_fit_point_t *x = a, *y = b;
+    if (x->d != y->d)
+        return x->d < y->d ? -1 : 1;
+    return (x->p > y->p) - (x->p < y->p);
+}
+
+/* The best model of each contiguous range [a, b] of distinct d values, fitted on demand. */
+typedef struct fit_cache {
+    const mb_fit_point_t *pts; /* sorted by d */
+    const size_t *start;       /* start[i]: first point with the i-th distinct d; start[m] = n */
+    size_t m;
+    unsigned allowed;
+    double penalty;
+    signed char *state; /* m*m: 0 not tried, 1 fitted, -1 failed */
+    mb_fit_model_t *model;
+} fit_cache_t;
+
+static const mb_fit_model_t *fit_cache_get(fit_cache_t *c, size_t a, size_t b, char *err,
+                                           size_t errlen)
+{
+    size_t at = a * c->m + b;
+    if (c->state[at] == 0) {
+        size_t lo = c->start[a], hi = c->start[b + 1];
+        c->state[at] = fit_select_penalty(c->pts + lo, hi - lo, c->allowed, c->penalty,
+                                          &c->model[at], err, errlen) == 0
+                           ? 1
+                           : -1;
+    }
+    return c->state[at] == 1 ? &c->model[at] : NULL;
+}
+
+/* A piecewise structure: ranges [a[s], b[s]] of distinct-d indices. */
+typedef struct fit_split {
+    size_t count;
+    size_t a[MB_FIT_MAX_SEGMENTS], b[MB_FIT_MAX_SEGMENTS];
+} fit_split_t;
+
+/* The best cut of [a, b] into [a, i] and [i + 1, b] by summed BIC; false when none fits. */
+static bool fit_best_cut(fit_cache_t *c, size_t a, size_t b, size_t *cut, double *bic)
+{
+    const size_t min = MB_FIT_SEGMENT_MIN_SIZES;
+    char ignore[256];
+    bool found = false;
+    for (size_t i = a + min - 1; i + min <= b; i++) {
+        const mb_fit_model_t *l = fit_cache_get(c, a, i, ignore, sizeof ignore);
+        const mb_fit_model_t *r = l ? fit_cache_get(c, i + 1, b, ignore, sizeof ignore) : NULL;
+        if (r && (!found || l->bic + r->bic < *bic)) {
+            *bic = l->bic + r->bic;
+            *cut = i;
+            found = true;
+        }
+    }
+    return found;
+}
+
+/* Sum of chi2, dof and terms over the split's segments (all in the cache). */
+static void fit_split_totals(fit_cache_t *c, const fit_split_t *sp, double *chi2, double *dof,
+                             double *terms)
+{
+    char ignore[256];
+    *chi2 = *dof = *terms = 0;
+    for (size_t s = 0; s < sp->count; s++) {
+        const mb_fit_model_t *m = fit_cache_get(c, sp->a[s], sp->b[s], ignore, sizeof ignore);
+        *chi2 += m->chi2;
+        *dof += (double)m->dof;
+        *terms += (double)m->k;
+    }
+}
+
+int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
+                    mb_fit_segments_t *out, char *err, size_t errlen)
+{
+    if (fit_check_points(pts, n, err, errlen) != 0)
+        return -1;
+    int ret = -1;
+    mb_fit_point_t *sorted = malloc(n * sizeof *sorted);
+    size_t *start = malloc((n + 1) * sizeof *start);
+    fit_cache_t c = {0};
+    if (!sorted || !start) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    memcpy(sorted, pts, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, fit_cmp_d);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || sorted[i].d != sorted[i - 1].d)
+            start[m++] = i;
+    start[m] = n;
+    c = (fit_cache_t){
+        .pts = sorted, .start = start, .m = m, .allowed = allowed, .penalty = log((double)n)};
+    c.state = calloc(m * m, 1);
+    c.model = malloc(m * m * sizeof *c.model);
+    if (!c.state || !c.model) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    if (!fit_cache_get(&c, 0, m - 1, err, errlen))
+        goto out;
+
+    /* Candidates by binary segmentation: the best cut of the whole, then the best cut of
+     * either part; each cut tries every boundary between consecutive distinct d. */
+    fit_split_t cand[MB_FIT_MAX_SEGMENTS] = {{.count = 1, .a = {0}, .b = {m - 1}}};
+    size_t ncand = 1, cut;
+    double bic;
+    if (fit_best_cut(&c, 0, m - 1, &cut, &bic)) {
+        cand[1] = (fit_split_t){.count = 2, .a = {0, cut + 1}, .b = {cut, m - 1}};
+        ncand = 2;
+        double best = INFINITY;
+        for (size_t s = 0; s < 2; s++) {
+            size_t a = cand[1].a[s], b = cand[1].b[s], cut2;
+            char ignore[256];
+            double part = fit_cache_get(&c, a, b, ignore, sizeof ignore)->bic, bic2;
+            if (fit_best_cut(&c, a, b, &cut2, &bic2) && bic2 - part < best) {
+                best = bic2 - part;
+                cand[2] = s == 0 ? (fit_split_t){.count = 3,
+                                                 .a = {0, cut2 + 1, cand[1].a[1]},
+                                                 .b = {cut2, cand[1].b[0], m - 1}}
+                                 : (fit_split_t){.count = 3,
+                                                 .a = {0, cand[1].a[1], cut2 + 1},
+                                                 .b = {cand[1].b[0], cut2, m - 1}};
+                ncand = 3;
+            }
+        }
+    }
+    /* Measured times often scatter more than their standard errors say (chi2/dof >> 1 even
+     * for the right curve); raw chi2 would then buy a break for every wiggle. So the
+     * breaks are judged by the quasi-likelihood BIC, chi2 / c + (terms + breaks) ln N, with
+     * c = max(1, chi2/dof) of the most detailed candidate (QAIC's overdispersion factor);
+     * with honest error bars c = 1 and this is the plain BIC. */
+    double chi2, dof, terms;
+    fit_split_totals(&c, &cand[ncand - 1], &chi2, &dof, &terms);
+    double disp = dof > 0 ? fmax(1.0, chi2 / dof) : 1.0, qbic[MB_FIT_MAX_SEGMENTS];
+    for (size_t k = 0; k < ncand; k++) {
+        fit_split_totals(&c, &cand[k], &chi2, &dof, &terms);
+        qbic[k] = chi2 / disp + (terms + (double)k) * c.penalty;
+    }
+    size_t pick = 0;
+    for (size_t k = 1; k < ncand; k++)
+        if (qbic[k] < qbic[pick] - margin)
+            pick = k;
+    out->count = cand[pick].count;
+    out->bic = qbic[pick];
+    out->dispersion = disp;
+    for (size_t s = 0; s < out->count; s++) {
+        char ignore[256];
+        out->seg[s] = *fit_cache_get(&c, cand[pick].a[s], cand[pick].b[s], ignore, sizeof ignore);
+    }
+    ret = 0;
+out:
+    free(c.model);
+    free(c.state);
+    free(start);
+    free(sorted);
+    return ret;
+}
+
+size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d)
+{
+    size_t i = 0;
+    while (i + 1 < s->count && s->seg[i + 1].d_min <= d)
+        i++;
+    return i;
+}
+
+int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
+                   double *mape_pct, size_t *n_held, char *err, size_t errlen)
+{
+    if (fit_check_points(pts, n, err, errlen) != 0)
+        return -1;
+    int ret = -1;
+    double *ds = malloc(n * sizeof *ds), *ps = malloc(n * sizeof *ps),
+           *ape = malloc(n * sizeof *ape);
+    mb_fit_point_t *train = malloc(n * sizeof *train);
+    unsigned char *held = calloc(n, 1);
+    if (!ds || !ps || !ape || !train || !held) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    size_t nd = 0, np = 0;
+    for (size_t i = 0; i < n; i++) {
+        ds[i] = pts[i].d;
+        ps[i] = pts[i].p;
+    }
+    gsl_sort(ds, 1, n);
+    gsl_sort(ps, 1, n);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || ds[i] != ds[nd - 1])
+            ds[nd++] = ds[i];
+        if (i == 0 || ps[i] != ps[np - 1])
+            ps[np++] = ps[i];
+    }
+    size_t ntrain = 0, nheld = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t di = 0;
+        while (ds[di] != pts[i].d)
+            di++;
+        held[i] = di % 4 == 3 || (np >= 3 && pts[i].p == ps[np - 1]);
+        if (held[i])
+            nheld++;
+        else
+            train[ntrain++] = pts[i];
+    }
+    if (nheld == 0) {
+        snprintf(err, errlen,
+                 "nothing to hold out: %zu distinct sizes, %zu distinct process counts", nd, np);
+        goto out;
+    }
+    mb_fit_segments_t segs;
+    char why[256];
+    if (ntrain == 0 ||
+        mb_fit_segments(train, ntrain, allowed, margin, &segs, why, sizeof why) != 0) {
+        snprintf(err, errlen, "no fit on the %zu training points: %s", ntrain,
+                 ntrain ? why : "none left");
+        goto out;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!held[i])
+            continue;
+        const mb_fit_model_t *mod = &segs.seg[mb_fit_segments_pick(&segs, pts[i].d)];
+        double t = mb_fit_predict(mod, pts[i].p, pts[i].d, NULL, NULL);
+        ape[k++] = 100.0 * fabs(t - pts[i].t_ns) / fabs(pts[i].t_ns);
+    }
+    gsl_sort(ape, 1, k);
+    *mape_pct = gsl_stats_median_from_sorted_data(ape, 1, k);
+    if (n_held)
+        *n_held = k;
+    ret = 0;
+out:
+    free(held);
+    free(train);
+    free(ape);
+    free(ps);
+    free(ds);
+    return ret;
+}
+
+double mb_fit_predict(const mb_fit_model_t *m, double p, double d, double *se_ns, bool *outside)
+{
+    double f[MB_FIT_MAX_TERMS], t = 0, var = 0;
+    for (size_t j = 0; j < m->k; j++) {
+        f[j] = mb_fit_basis_eval(m->basis[j], p, d);
+        t += m->coef[j] * f[j];
+    }
+    for (size_t j = 0; j < m->k; j++)
+        for (size_t l = 0; l < m->k; l++)
+            var += f[j] * m->cov[j][l] * f[l];
+    if (se_ns)
+        *se_ns = sqrt(fmax(var, 0.0));
+    if (outside)
+        *outside = p < m->p_min || p > m->p_max || d < m->d_min || d > m->d_max;
+    return t;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Performance models of measured times (seed 001's "Time (us)" and "Goodness of fit (Q)"
+ * columns): t(p, d) = sum of at most three terms c_i * f_i(p, d), p the process count and d
+ * the message size in bytes, fitted by weighted least squares (weights 1 / sd^2, GSL).
+ * The subset of bases is chosen by BIC = chi2 + k ln n (k terms, n points; ties go to fewer
+ * terms). Coefficients may come out negative: a model is a description of the data in its
+ * range, not a physical decomposition. Protocol switches show as breaks in d (segments).
+ * No MPI and no JSON here: see fit_results.h for applying it to a results document. */
+#ifndef MB_FIT_H
+#define MB_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum mb_fit_basis {
+    MB_FIT_ONE,    /* "1" */
+    MB_FIT_P,      /* "p" */
+    MB_FIT_LOG2P,  /* "log2(p)" */
+    MB_FIT_P2,     /* "p^2" */
+    MB_FIT_D,      /* "d" */
+    MB_FIT_PD,     /* "p*d" */
+    MB_FIT_LOG2PD, /* "log2(p)*d" */
+    MB_FIT_P2D,    /* "p^2*d" */
+    MB_FIT_NBASES
+} mb_fit_basis_t;
+
+#define MB_FIT_BIT(b) (1u << (b))
+#define MB_FIT_ALL ((1u << MB_FIT_NBASES) - 1u)
+#define MB_FIT_MAX_TERMS 3
+#define MB_FIT_MAX_BREAKS 2
+#define MB_FIT_MAX_SEGMENTS (MB_FIT_MAX_BREAKS + 1)
+#define MB_FIT_SEGMENT_MIN_SIZES 3 /* distinct d values a segment needs */
+#define MB_FIT_BREAK_MARGIN 10.0   /* BIC a break must save, beyond its own ln N */
+
+typedef struct mb_fit_point {
+    double p;     /* process count, >= 1 */
+    double d;     /* message size, bytes, >= 0 */
+    double t_ns;  /* measured time (the median) */
+    double sd_ns; /* its standard error, > 0 */
+} mb_fit_point_t;
+
+typedef struct mb_fit_model {
+    size_t k; /* terms */
+    mb_fit_basis_t basis[MB_FIT_MAX_TERMS];
+    double coef[MB_FIT_MAX_TERMS];   /* ns per unit of the basis */
+    double se[MB_FIT_MAX_TERMS];     /* standard error, scaled by sqrt(chi2/dof) when that is > 1 */
+    double se_raw[MB_FIT_MAX_TERMS]; /* from the weights alone (unscaled covariance) */
+    double cov[MB_FIT_MAX_TERMS][MB_FIT_MAX_TERMS]; /* covariance, scaled like se */
+    double chi2;
+    size_t dof; /* n - k, >= 1 */
+    double q;   /* P(chi2' >= chi2) for chi2' ~ chi-squared(dof): near 0 means a poor model */
+    double bic; /* chi2 + k * penalty (ln n unless said otherwise) */
+    size_t n;   /* points fitted */
+    double p_min, p_max, d_min, d_max; /* range of the fitted points */
+} mb_fit_model_t;
+
+typedef struct mb_fit_segments {
+    size_t count; /* 1 .. MB_FIT_MAX_SEGMENTS, in increasing d */
+    mb_fit_model_t seg[MB_FIT_MAX_SEGMENTS];
+    double bic;        /* sum of chi2 / dispersion + k ln N over segments, + ln N per break */
+    double dispersion; /* max(1, chi2/dof) of the most detailed candidate; see mb_fit_segments */
+} mb_fit_segments_t;
+
+/* The basis's name: "1", "p", "log2(p)", "p^2", "d", "p*d", "log2(p)*d", "p^2*d". */
+const char *mb_fit_basis_name(mb_fit_basis_t b);
+
+/* The basis with that name, or -1 when there is none. */
+int mb_fit_basis_parse(const char *name);
+
+/* f_b(p, d). */
+double mb_fit_basis_eval(mb_fit_basis_t b, double p, double d);
+
+/* The bases of `allowed` (a mask of MB_FIT_BIT) that are identifiable on these points: a
+ * basis that is zero on every point, or proportional to one kept before it (in enum
+ * order), is dropped; e.g. p fixed leaves only {1, d}, one d value only the p-bases. */
+unsigned mb_fit_usable_bases(const mb_fit_point_t *pts, size_t n, unsigned allowed);
+
+/* Fit exactly these k bases. Returns 0, or -1 with err when n <= k, a point is invalid
+ * or the bases are collinear on the points. */
+int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basis, size_t k,
+                 mb_fit_model_t *out, char *err, size_t errlen);
+
+/* The best model by BIC over all subsets of 1..3 usable bases of `allowed` that leave
+ * dof >= 1. Returns 0, or -1 with err when none can be fitted. */
+int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_model_t *out,
+                  char *err, size_t errlen);
+
+/* Piecewise models over d (protocol switches), each segment >= MB_FIT_SEGMENT_MIN_SIZES
+ * distinct d with its own mb_fit_select model (penalty ln N, N all points). Candidates: the
+ * best single cut over every boundary between consecutive distinct d, then the best cut
+ * of either part (binary segmentation, so at most two breaks). A candidate is kept when
+ * its total BIC, chi2 / c + (terms + breaks) ln N, is more than `margin` below the
+ * simpler one's; c = max(1, chi2/dof of the most detailed candidate) discounts scatter
+ * beyond the stated errors (quasi-likelihood BIC; c = 1 for honest error bars).
+ * Returns 0, or -1 with err. */
+int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
+                    mb_fit_segments_t *out, char *err, size_t errlen);
+
+/* The segment used for size d: the last one whose d_min <= d (the first below its range). */
+size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d);
+
+/* Holdout check: fit mb_fit_segments on the points left after holding out every fourth
+ * distinct d (indices 3, 7, ...) and, with >= 3 distinct p, the largest p; *mape_pct gets
+ * the median absolute percentage error of its predictions of the held-out points and
+ * *n_held their count. Returns 0, or -1 with err (nothing to hold out, or no fit). */
+int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
+                   double *mape_pct, size_t *n_held, char *err, size_t errlen);
+
+/* The model's prediction at (p, d); *se_ns (may be NULL) its standard error from the
+ * covariance; *outside (may be NULL) whether (p, d) lies outside the fitted range. */
+double mb_fit_predict(const mb_fit_model_t *m, double p, double d, double *se_ns, bool *outside);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Plots of a result directory (issue 6): from DIR/results.json, for each plot NAME,
+ * DIR/plots/NAME.dat (gnuplot data, commented column headers with units) and NAME.gp (a
+ * standalone gnuplot script, filled in from a template of the repository's plots/
+ * directory), then gnuplot draws NAME.png and NAME.svg. The plots:
+ *   - one per benchmark with a numeric size_bytes or ranks axis (shm.latency aside): time
+ *     per operation in us, log-log, points with their 95% CI and the fitted model's curves;
+ *   - mem_latency: shm.latency's curves with the cache levels found and hwloc's sizes;
+ *   - bandwidth: GB/s against size_bytes for every benchmark whose points carry bandwidth;
+ *   - perturb: the pre-flight perturbation test's percentiles per rank;
+ *   - nodes: the pre-flight's MHz and p99 noise per node.
+ * Templates are looked for in MB_PLOTS_DIR when it is defined at compile time, then in
+ * plots/ beside the executable, then in plots/ of the current directory. */
+#ifndef MB_PLOT_H
+#define MB_PLOT_H
+
+#include <stddef.h>
+
+/* mb_plot_results_dir's return when gnuplot is not in PATH: data and scripts are written. */
+#define MB_PLOT_NO_GNUPLOT 1
+
+/* What one call wrote: full paths, in the order written. */
+typedef struct mb_plot_files {
+    char **scripts; /* DIR/plots/NAME.gp (each with its NAME.dat) */
+    size_t nscripts;
+    char **images; /* DIR/plots/NAME.png and NAME.svg that gnuplot drew */
+    size_t nimages;
+} mb_plot_files_t;
+
+/* Plot DIR/results.json into DIR/plots/ (created). Returns 0 when every image was drawn,
+ * MB_PLOT_NO_GNUPLOT with err "gnuplot not found: ..." when gnuplot is not in PATH, or -1
+ * with err (a results.json that cannot be read or parsed, a missing template, a file that
+ * cannot be written, or a gnuplot run that failed: the other plots are still drawn). */
+int mb_plot_results_dir(const char *dir, char *err, size_t errlen);
+
+/* mb_plot_results_dir that also lists in *files what it wrote (even on failure); free the
+ * list with mb_plot_files_free. */
+int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err, size_t errlen);
+
+/* Free the lists in *files and zero it. */
+void mb_plot_files_free(mb_plot_files_t *files);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+#include "plot_command.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "plot.h"
+
+static const char plot_command_usage[] =
+    "usage: mbsuite plot RESULTS_DIR\n"
+    "Draws RESULTS_DIR/results.json into RESULTS_DIR/plots/: for each plot NAME, NAME.dat\n"
+    "(data), NAME.gp (gnuplot script; `gnuplot NAME.gp` there redraws it), and with gnuplot\n"
+    "NAME.png and NAME.svg. Prints the images written.\n";
+
+int mb_command_plot(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        fputs(plot_command_usage, stdout);
+        return 0;
+    }
+    if (argc != 2 || argv[1][0] == '\0' || argv[1][0] == '-') {
+        if (argc > 1 && argv[1][0] == '-')
+            fprintf(stderr, "mbsuite plot: unknown option '%s'\n", argv[1]);
+        else
+            fprintf(stderr, "mbsuite plot: %s\n",
+                    argc < 2 ? "no results directory given" : "one results directory, please");
+        fputs(plot_command_usage, stderr);
+        return 2;
+    }
+    mb_plot_files_t files;
+    char err[1024];
+    int rc = mb_plot_results_dir_files(argv[1], &files, err, sizeof err);
+    for (size_t i = 0; i < files.nimages; i++)
+        printf("%s\n", files.images[i]);
+    if (rc == MB_PLOT_NO_GNUPLOT) {
+        for (size_t i = 0; i < files.nscripts; i++)
+            printf("%s\n", files.scripts[i]);
+        fprintf(stderr, "mbsuite plot: %s\n", err);
+        rc = 0;
+    } else if (rc != 0) {
+        fprintf(stderr, "mbsuite plot: %s\n", err);
+        rc = 1;
+    } else if (files.nscripts == 0) {
+        fprintf(stderr, "mbsuite plot: %s/results.json has nothing to plot\n", argv[1]);
+    }
+    mb_plot_files_free(&files);
+    return rc;
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/* The predict command: read a results document, take its "fits" (or fit it now), and
+ * evaluate one benchmark's model at the given process count and size. */
+#include "predict_command.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "fit.h"
+#include "fit_results.h"
+
+#define PREDICT_USAGE "usage: mbsuite predict RESULTS.json OP -p P -d BYTES [--pair intra|inter]"
+
+typedef struct predict_args {
+    const char *path, *op, *pair;
+    long long p, d; /* -1: not given */
+} predict_args_t;
+
+static int predict_usage_error(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "mbsuite predict: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n" PREDICT_USAGE "\n");
+    return 2;
+}
+
+/* A whole decimal integer >= min, or -1. */
+static long long predict_integer(const char *s, long long min)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < min)
+        return -1;
+    return v;
+}
+
+static int predict_parse(int argc, char **argv, predict_args_t *a)
+{
+    *a = (predict_args_t){.p = -1, .d = -1};
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "-p") == 0 || strcmp(arg, "-d") == 0 || strcmp(arg, "--pair") == 0) {
+            if (i + 1 >= argc)
+                return predict_usage_error("option '%s' needs a value%s", arg, "");
+            const char *v = argv[++i];
+            if (strcmp(arg, "--pair") == 0) {
+                a->pair = v;
+            } else if (arg[1] == 'p') {
+                if ((a->p = predict_integer(v, 1)) < 0)
+                    return predict_usage_error(
+                        "-p: '%s' is not a process count (a whole number >= 1)%s", v, "");
+            } else if ((a->d = predict_integer(v, 0)) < 0) {
+                return predict_usage_error(
+                    "-d: '%s' is not a size in bytes (a whole number >= 0)%s", v, "");
+            }
+        } else if (strncmp(arg, "--pair=", 7) == 0) {
+            a->pair = arg + 7;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return predict_usage_error("unknown option '%s'%s", arg, "");
+        } else if (npos == 0) {
+            a->path = arg;
+            npos++;
+        } else if (npos == 1) {
+            a->op = arg;
+            npos++;
+        } else {
+            return predict_usage_error("unexpected argument '%s'%s", arg, "");
+        }
+    }
+    if (!a->op)
+        return predict_usage_error(
+            "%s%s", a->path ? "the benchmark (OP) is missing" : "RESULTS.json and OP are missing",
+            "");
+    return 0;
+}
+
+static bool predict_has(const json_t *array, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(array, i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Distinct values of fits' key (name, or params.pair of one name) joined by ", ". */
+static void predict_list(const json_t *fits, const char *op, char *buf, size_t len)
+{
+    json_t *seen = json_array();
+    size_t used = 0, i;
+    const json_t *fit;
+    buf[0] = '\0';
+    json_array_foreach(fits, i, fit)
+    {
+        const char *name = json_string_value(json_object_get(fit, "name"));
+        const char *v =
+            op ? json_string_value(json_object_get(json_object_get(fit, "params"), "pair")) : name;
+        if (!v || !name || (op && strcmp(name, op) != 0) || predict_has(seen, v))
+            continue;
+        json_array_append_new(seen, json_string(v));
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", v);
+    }
+    json_decref(seen);
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
+static int predict_run(const predict_args_t *a, const json_t *root, const json_t *fits)
+{
+    char list[2048], err[256], model_text[320];
+    const json_t *fit = NULL, *any = NULL;
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        if (!name || strcmp(name, a->op) != 0)
+            continue;
+        any = any ? any : f;
+        const char *pair = json_string_value(json_object_get(json_object_get(f, "params"), "pair"));
+        if (!pair && !a->pair)
+            fit = fit ? fit : f;
+        else if (pair && (a->pair ? strcmp(pair, a->pair) == 0 : strcmp(pair, "intra") == 0))
+            fit = f;
+    }
+    if (!any) {
+        size_t j;
+        const json_t *b;
+        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
+        {
+            const char *name = json_string_value(json_object_get(b, "name"));
+            const char *skipped = json_string_value(json_object_get(b, "skipped"));
+            if (name && strcmp(name, a->op) == 0) {
+                fprintf(stderr, "mbsuite predict: %s has no model: %s\n", a->op,
+                        skipped
+                            ? skipped
+                            : "it has no size or process-count parameter, or is not in group mpi");
+                return 1;
+            }
+        }
+        predict_list(fits, NULL, list, sizeof list);
+        fprintf(stderr, "mbsuite predict: unknown primitive '%s'; known: %s\n", a->op, list);
+        return 2;
+    }
+    const json_t *any_pair = json_object_get(json_object_get(any, "params"), "pair");
+    if (!fit && !any_pair && a->pair) {
+        fprintf(stderr,
+                "mbsuite predict: %s has no pair parameter (--pair is for point-to-point)\n",
+                a->op);
+        return 2;
+    }
+    if (!fit && !a->pair) /* no intra pair: the first one measured */
+        fit = any;
+    if (!fit) {
+        predict_list(fits, a->op, list, sizeof list);
+        fprintf(stderr, "mbsuite predict: %s has no pair '%s'; measured: %s\n", a->op, a->pair,
+                list);
+        return 2;
+    }
+    const json_t *vars = json_object_get(fit, "variables");
+    bool uses_p = predict_has(vars, "p"), uses_d = predict_has(vars, "d");
+    if (uses_p && a->p < 0)
+        return predict_usage_error("%s depends on the process count: give -p P%s", a->op, "");
+    if (uses_d && a->d < 0)
+        return predict_usage_error("%s depends on the message size: give -d BYTES%s", a->op, "");
+    if (json_array_size(json_object_get(fit, "segments")) == 0) {
+        const char *why = json_string_value(json_object_get(fit, "error"));
+        fprintf(stderr, "mbsuite predict: %s has no fitted model: %s\n", a->op,
+                why ? why : "no segments");
+        return 1;
+    }
+    if (!uses_p && a->p >= 0)
+        fprintf(stderr,
+                "mbsuite predict: warning: %s does not vary the process count; -p ignored\n",
+                a->op);
+    if (!uses_d && a->d >= 0)
+        fprintf(stderr, "mbsuite predict: warning: %s does not vary the message size; -d ignored\n",
+                a->op);
+    double p = uses_p ? (double)a->p : 2.0, d = uses_d ? (double)a->d : 0.0;
+
+    const json_t *seg = mb_fit_results_pick_segment(fit, d);
+    mb_fit_model_t m;
+    if (mb_fit_results_segment_model(fit, seg, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "mbsuite predict: %s: %s\n", a->op, err);
+        return 1;
+    }
+    double se_ns, t_ns = mb_fit_predict(&m, p, d, &se_ns, NULL);
+    const json_t *segs = json_object_get(fit, "segments");
+    double d_lo = json_number_value(json_object_get(json_array_get(segs, 0), "d_min"));
+    double d_hi = json_number_value(
+        json_object_get(json_array_get(segs, json_array_size(segs) - 1), "d_max"));
+    if (uses_p && (p < m.p_min || p > m.p_max))
+        fprintf(stderr,
+                "mbsuite predict: warning: p=%lld is outside the measured range %.0f..%.0f: "
+                "extrapolating\n",
+                a->p, m.p_min, m.p_max);
+    if (uses_d && (d < d_lo || d > d_hi))
+        fprintf(stderr,
+                "mbsuite predict: warning: d=%lld is outside the measured range %.0f..%.0f bytes: "
+                "extrapolating\n",
+                a->d, d_lo, d_hi);
+
+    char where[128] = "";
+    size_t used = 0;
+    const char *pair = json_string_value(json_object_get(json_object_get(fit, "params"), "pair"));
+    if (pair)
+        used += (size_t)snprintf(where + used, sizeof where - used, " pair=%s", pair);
+    if (uses_p)
+        used += (size_t)snprintf(where + used, sizeof where - used, " p=%lld", a->p);
+    if (uses_d && used < sizeof where)
+        snprintf(where + used, sizeof where - used, " d=%lld", a->d);
+    mb_fit_results_format_model(seg, false, model_text, sizeof model_text);
+    printf("%s%s: %.4g us +- %.2g us (model %s, Q %.2g)\n", a->op, where, t_ns / 1000.0,
+           se_ns / 1000.0, model_text, m.q);
+    return 0;
+}
+
+int mb_command_predict(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf(PREDICT_USAGE "\n");
+        return 0;
+    }
+    predict_args_t a;
+    int rc = predict_parse(argc, argv, &a);
+    if (rc != 0)
+        return rc;
+
+    FILE *probe = fopen(a.path, "r");
+    if (!probe) {
+        fprintf(stderr, "mbsuite predict: %s: cannot read: %s\n", a.path, strerror(errno));
+        return 1;
+    }
+    fclose(probe);
+    json_error_t jerr;
+    json_t *root = json_load_file(a.path, 0, &jerr);
+    if (!root) {
+        fprintf(stderr, "mbsuite predict: %s:%d:%d: malformed JSON: %s\n", a.path, jerr.line,
+                jerr.column, jerr.text);
+        return 1;
+    }
+    json_t *fits = json_object_get(root, "fits");
+    json_t *computed = NULL;
+    if (!json_is_array(fits)) {
+        char err[256];
+        fits = computed = mb_fit_results(root, err, sizeof err);
+        if (!fits) {
+            fprintf(stderr, "mbsuite predict: %s: %s\n", a.path, err);
+            json_decref(root);
+            return 1;
+        }
+    }
+    rc = predict_run(&a, root, fits);
+    json_decref(computed);
+    json_decref(root);
+    return rc;
+}

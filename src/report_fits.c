@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* Seed 001's two summaries of a machine: the fitted "MPI Function | Time (us) | Goodness of
+ * fit (Q)" table, and operations grouped by the power of ten of their time; plus the LogGP
+ * parameters derived from the point-to-point results. Tables are sized to their cells. */
+#include "report_fits.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fit_results.h"
+
+#define REPORT_FITS_INDENT "  "
+#define REPORT_FITS_GAP "  "
+#define REPORT_FITS_EXP_MIN (-9) /* columns 1e-9 s .. 1e-1 s */
+#define REPORT_FITS_EXP_MAX (-1)
+#define REPORT_FITS_NCOLS (REPORT_FITS_EXP_MAX - REPORT_FITS_EXP_MIN + 1)
+
+typedef struct report_fits_row {
+    char name[96];
+    char range[64];
+    char model[320];
+    char q[24];
+    char holdout[24];
+} report_fits_row_t;
+
+/* "allgather" or "pingpong intra": the name without "mpi.", then the label values. */
+static void report_fits_name(const json_t *fit, char *buf, size_t len)
+{
+    const char *name = json_string_value(json_object_get(fit, "name"));
+    name = name ? name : "?";
+    if (strncmp(name, "mpi.", 4) == 0)
+        name += 4;
+    size_t used = (size_t)snprintf(buf, len, "%s", name);
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(fit, "params"), key, v)
+    {
+        if (used < len && json_is_string(v))
+            used += (size_t)snprintf(buf + used, len - used, " %s", json_string_value(v));
+    }
+}
+
+static int report_fits_width(size_t *w, const char *s)
+{
+    size_t l = strlen(s);
+    if (l > *w)
+        *w = l;
+    return (int)*w;
+}
+
+static void report_fits_models(FILE *f, const json_t *fits)
+{
+    size_t nrows = 0, i;
+    const json_t *fit;
+    json_array_foreach(fits, i, fit)
+    {
+        size_t s = json_array_size(json_object_get(fit, "segments"));
+        nrows += s ? s : 1;
+    }
+    report_fits_row_t *rows = calloc(nrows ? nrows : 1, sizeof *rows);
+    if (!rows)
+        return;
+    size_t r = 0;
+    bool any_range = false;
+    json_array_foreach(fits, i, fit)
+    {
+        const json_t *segs = json_object_get(fit, "segments");
+        const json_t *hold = json_object_get(fit, "holdout_error_pct");
+        size_t nseg = json_array_size(segs);
+        report_fits_name(fit, rows[r].name, sizeof rows[r].name);
+        if (nseg == 0) {
+            const char *why = json_string_value(json_object_get(fit, "error"));
+            snprintf(rows[r].model, sizeof rows[r].model, "(no fit: %s)", why ? why : "-");
+            snprintf(rows[r].q, sizeof rows[r].q, "-");
+            snprintf(rows[r].holdout, sizeof rows[r].holdout, "-");
+            r++;
+            continue;
+        }
+        for (size_t s = 0; s < nseg; s++, r++) {
+            const json_t *seg = json_array_get(segs, s);
+            if (nseg > 1) {
+                any_range = true;
+                snprintf(rows[r].range, sizeof rows[r].range, "%.0f..%.0f",
+                         json_number_value(json_object_get(seg, "d_min")),
+                         json_number_value(json_object_get(seg, "d_max")));
+            }
+            mb_fit_results_format_model(seg, true, rows[r].model, sizeof rows[r].model);
+            const json_t *q = json_object_get(seg, "Q");
+            if (json_is_number(q))
+                snprintf(rows[r].q, sizeof rows[r].q, "%.2g", json_number_value(q));
+            else
+                snprintf(rows[r].q, sizeof rows[r].q, "-");
+            if (s == 0 && json_is_number(hold))
+                snprintf(rows[r].holdout, sizeof rows[r].holdout, "%.1f%%",
+                         json_number_value(hold));
+            else
+                snprintf(rows[r].holdout, sizeof rows[r].holdout, s == 0 ? "-" : "");
+        }
+    }
+    static const char *const head[] = {"MPI Function", "d range (B)", "Time (us)",
+                                       "Goodness of fit (Q)", "holdout error"};
+    size_t w[5] = {strlen(head[0]), any_range ? strlen(head[1]) : 0, strlen(head[2]),
+                   strlen(head[3]), 0};
+    for (r = 0; r < nrows; r++) {
+        report_fits_width(&w[0], rows[r].name);
+        report_fits_width(&w[1], rows[r].range);
+        report_fits_width(&w[2], rows[r].model);
+        report_fits_width(&w[3], rows[r].q);
+    }
+    fprintf(f,
+            "fitted models (seed 001) - time in us for p ranks and d bytes, standard errors in "
+            "parentheses;\n" REPORT_FITS_INDENT
+            "Q near 0: the model misses the data; holdout error: median |error| predicting every "
+            "fourth size and the largest p from the rest\n");
+    fprintf(f, REPORT_FITS_INDENT "%-*s" REPORT_FITS_GAP, (int)w[0], head[0]);
+    if (any_range)
+        fprintf(f, "%-*s" REPORT_FITS_GAP, (int)w[1], head[1]);
+    fprintf(f, "%-*s" REPORT_FITS_GAP "%-*s" REPORT_FITS_GAP "%s\n", (int)w[2], head[2], (int)w[3],
+            head[3], head[4]);
+    for (r = 0; r < nrows; r++) {
+        char line[1024];
+        int used = snprintf(line, sizeof line, "%-*s" REPORT_FITS_GAP, (int)w[0], rows[r].name);
+        if (any_range && used >= 0 && (size_t)used < sizeof line)
+            used += snprintf(line + used, sizeof line - (size_t)used, "%-*s" REPORT_FITS_GAP,
+                             (int)w[1], rows[r].range);
+        if (used >= 0 && (size_t)used < sizeof line)
+            snprintf(line + used, sizeof line - (size_t)used,
+                     "%-*s" REPORT_FITS_GAP "%-*s" REPORT_FITS_GAP "%s", (int)w[2], rows[r].model,
+                     (int)w[3], rows[r].q, rows[r].holdout);
+        size_t end = strlen(line);
+        while (end > 0 && line[end - 1] == ' ')
+            line[--end] = '\0';
+        fprintf(f, REPORT_FITS_INDENT "%s\n",
+                line); /* later segments of a fit leave the name blank */
+    }
+    free(rows);
+}
+
+static void report_fits_loggp(FILE *f, const json_t *loggp)
+{
+    static const char *const params[] = {"L", "o_s", "o_r", "g", "G"};
+    fprintf(f, "LogGP parameters from the point-to-point results (per pair)\n");
+    if (json_object_size(loggp) == 0) {
+        fprintf(f, REPORT_FITS_INDENT "(no point-to-point results)\n");
+        return;
+    }
+    const char *pair;
+    const json_t *ps;
+    json_object_foreach((json_t *)loggp, pair, ps)
+    {
+        for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+            const json_t *p = json_object_get(ps, params[i]);
+            const json_t *v = json_object_get(p, "value");
+            const char *unit = json_string_value(json_object_get(p, "unit"));
+            char value[48] = "-";
+            if (json_is_number(v))
+                snprintf(value, sizeof value, "%.4g %s", json_number_value(v), unit ? unit : "");
+            const char *why =
+                json_string_value(json_object_get(p, json_is_number(v) ? "derivation" : "omitted"));
+            fprintf(f, REPORT_FITS_INDENT "%-6s %-4s %-14s %s%s\n", i == 0 ? pair : "", params[i],
+                    value, json_is_number(v) ? "" : "omitted: ", why ? why : "-");
+        }
+    }
+}
+
+/* The label ("(warm)", "(intra)") and the headline time of a benchmark's smallest point for
+ * each label: smallest parameter values, compared in the order of the benchmark's params. */
+typedef struct report_fits_item {
+    char text[128];
+    int col;
+} report_fits_item_t;
+
+static bool report_fits_smaller(const json_t *bench, const json_t *a, const json_t *b)
+{
+    size_t i;
+    const json_t *name;
+    json_array_foreach(json_object_get(bench, "params"), i, name)
+    {
+        const char *n = json_string_value(name);
+        const json_t *x = json_object_get(json_object_get(a, "params"), n ? n : "");
+        const json_t *y = json_object_get(json_object_get(b, "params"), n ? n : "");
+        if (json_is_number(x) && json_is_number(y) && json_number_value(x) != json_number_value(y))
+            return json_number_value(x) < json_number_value(y);
+    }
+    return false;
+}
+
+static void report_fits_label(const json_t *pt, char *buf, size_t len)
+{
+    size_t used = 0;
+    const char *key;
+    const json_t *v;
+    buf[0] = '\0';
+    json_object_foreach((json_t *)json_object_get(pt, "params"), key, v)
+    {
+        if (used < len && json_is_string(v))
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+                                     json_string_value(v));
+    }
+}
+
+static size_t report_fits_bench_items(const json_t *bench, report_fits_item_t *items, size_t max)
+{
+    const char *name = json_string_value(json_object_get(bench, "name"));
+    const char *stat = json_string_value(json_object_get(bench, "statistic"));
+    const char *unit = json_string_value(json_object_get(bench, "unit"));
+    const json_t *points = json_object_get(bench, "points");
+    if (!name || (unit && strcmp(unit, "ns") != 0))
+        return 0;
+    stat = stat ? stat : "median"; /* the headline statistic the benchmark declares */
+    size_t n = 0, npts = json_array_size(points);
+    /* best[i]: the smallest point so far of the label first seen at point i */
+    const json_t **best = calloc(npts ? npts : 1, sizeof *best);
+    if (!best)
+        return 0;
+    for (size_t i = 0; i < npts; i++) {
+        const json_t *pt = json_array_get(points, i);
+        double t = json_number_value(json_object_get(pt, stat));
+        if (!isfinite(t) || t <= 0)
+            continue;
+        char label[96], other[96];
+        report_fits_label(pt, label, sizeof label);
+        size_t j = 0;
+        for (; j < i; j++) {
+            if (!best[j])
+                continue;
+            report_fits_label(best[j], other, sizeof other);
+            if (strcmp(label, other) == 0)
+                break;
+        }
+        if (j == i)
+            best[i] = pt;
+        else if (report_fits_smaller(bench, pt, best[j]))
+            best[j] = pt;
+    }
+    for (size_t i = 0; i < npts && n < max; i++) {
+        if (!best[i])
+            continue;
+        char label[96];
+        report_fits_label(best[i], label, sizeof label);
+        double ns = json_number_value(json_object_get(best[i], stat));
+        int e = (int)floor(log10(ns)) - 9; /* from ns, so 100 ns is exactly 1e-7 s */
+        items[n].col = (e < REPORT_FITS_EXP_MIN   ? REPORT_FITS_EXP_MIN
+                        : e > REPORT_FITS_EXP_MAX ? REPORT_FITS_EXP_MAX
+                                                  : e) -
+                       REPORT_FITS_EXP_MIN;
+        snprintf(items[n].text, sizeof items[n].text, label[0] ? "%s (%s)" : "%s", name, label);
+        n++;
+    }
+    free(best);
+    return n;
+}
+
+static void report_fits_magnitudes(FILE *f, const json_t *benchmarks)
+{
+    size_t cap = 0, i;
+    const json_t *bench;
+    json_array_foreach(benchmarks, i, bench) cap +=
+        json_array_size(json_object_get(bench, "points"));
+    report_fits_item_t *items = calloc(cap ? cap : 1, sizeof *items);
+    if (!items)
+        return;
+    size_t n = 0;
+    json_array_foreach(benchmarks, i, bench) n +=
+        report_fits_bench_items(bench, items + n, cap - n);
+
+    size_t width[REPORT_FITS_NCOLS], height[REPORT_FITS_NCOLS] = {0}, rows = 0;
+    char head[REPORT_FITS_NCOLS][16];
+    for (int c = 0; c < REPORT_FITS_NCOLS; c++) {
+        snprintf(head[c], sizeof head[c], "1e%d s", REPORT_FITS_EXP_MIN + c);
+        width[c] = strlen(head[c]);
+    }
+    for (size_t k = 0; k < n; k++) {
+        report_fits_width(&width[items[k].col], items[k].text);
+        if (++height[items[k].col] > rows)
+            rows = height[items[k].col];
+    }
+    fprintf(f, "order of magnitude (seed 001's log10 table) - each benchmark under the power of "
+               "ten of its time;\n" REPORT_FITS_INDENT
+               "one entry per benchmark and label, its smallest point (smallest sizes and ranks); "
+               "below 1 ns counts as 1e-9, above 1 s as 1e-1\n");
+    if (n == 0) {
+        fprintf(f, REPORT_FITS_INDENT "(no results)\n");
+        free(items);
+        return;
+    }
+    fprintf(f, REPORT_FITS_INDENT);
+    for (int c = 0; c < REPORT_FITS_NCOLS; c++)
+        fprintf(f, "%-*s%s", c + 1 < REPORT_FITS_NCOLS ? (int)width[c] : 0, head[c],
+                c + 1 < REPORT_FITS_NCOLS ? REPORT_FITS_GAP : "\n");
+    for (size_t r = 0; r < rows; r++) {
+        /* Row r of column c is the column's r-th item in document order. */
+        char line[4096];
+        size_t used = 0, end = 0;
+        for (int c = 0; c < REPORT_FITS_NCOLS && used < sizeof line; c++) {
+            const char *text = "";
+            for (size_t k = 0, seen = 0; k < n; k++)
+                if (items[k].col == c && seen++ == r) {
+                    text = items[k].text;
+                    break;
+                }
+            used += (size_t)snprintf(line + used, sizeof line - used, "%-*s" REPORT_FITS_GAP,
+                                     (int)width[c], text);
+            if (text[0])
+                end = used;
+        }
+        if (end > sizeof line - 1)
+            end = sizeof line - 1;
+        line[end] = '\0';
+        while (end > 0 && line[end - 1] == ' ')
+            line[--end] = '\0';
+        fprintf(f, REPORT_FITS_INDENT "%s\n", line);
+    }
+    free(items);
+}
+
+void mb_report_fits(FILE *f, const json_t *root)
+{
+    const json_t *fits = json_object_get(root, "fits");
+    if (json_is_array(fits)) {
+        report_fits_models(f, fits);
+        fprintf(f, "\n");
+        const json_t *loggp = json_object_get(root, "loggp");
+        json_t *computed = NULL;
+        if (!json_is_object(loggp))
+            loggp = computed = mb_fit_loggp(root, fits);
+        report_fits_loggp(f, loggp);
+        json_decref(computed);
+        fprintf(f, "\n");
+    }
+    report_fits_magnitudes(f, json_object_get(root, "benchmarks"));
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* Report sections from the fits (seed 001): the "MPI Function | Time (us) | Goodness of fit
+ * (Q)" table, LogGP parameters, and the log10 order-of-magnitude table of all benchmarks. */
+#ifndef MB_REPORT_FITS_H
+#define MB_REPORT_FITS_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* Print the three sections from root's "fits", "loggp" (computed from the fits when absent)
+ * and "benchmarks"; without "fits" only the order-of-magnitude table. */
+void mb_report_fits(FILE *f, const json_t *root);
+
+#endif

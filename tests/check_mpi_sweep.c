@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* check_mpi_sweep FILE RANKS PAIRS: checks the message-passing benchmarks of a results.json
+ * for the end-to-end tests. Every mpi.* benchmark ran; every point has a finite, positive
+ * median; point-to-point ones cover exactly the sizes 0, 1, 2, 3, 4, 6, ... up to [mpi]
+ * max_size for each pair in PAIRS ("intra" or "intra,inter"); collectives exactly those
+ * up to collective_max_size (reductions: the multiples of 8) for p = 2..RANKS (as the
+ * sweep rule gives); the barrier one point per p. Prints "FILE: ok (N benchmarks, M
+ * points)" and exits 0, or names the first problem and exits 1; 2 on a usage error. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+static int sweep_sizes(long long top, bool multiples_of_8, long long *out)
+{
+    int n = 0;
+    out[n++] = 0;
+    for (long long p = 1; p <= top; p *= 2) {
+        if (!multiples_of_8 || p % 8 == 0)
+            out[n++] = p;
+        long long mid = p + p / 2;
+        if (p >= 2 && mid <= top && (!multiples_of_8 || mid % 8 == 0))
+            out[n++] = mid;
+    }
+    return n;
+}
+
+static int sweep_ranks(int most, int *out)
+{
+    int n = 0;
+    for (int p = 2; p <= most; p++)
+        if (p <= 8 || (p & (p - 1)) == 0 || p == most)
+            out[n++] = p;
+    return n;
+}
+
+/* Whether points has exactly one point of this size (-1: any), label and p (0: any). */
+static bool sweep_has(const json_t *points, const char *dim, const char *label, long long size,
+                      int ranks, bool *finite)
+{
+    size_t i;
+    json_t *pt;
+    int found = 0;
+    json_array_foreach(points, i, pt) {
+        const json_t *params = json_object_get(pt, "params");
+        const json_t *s = json_object_get(params, "size_bytes");
+        if (size >= 0 && (!s || json_integer_value(s) != size))
+            continue;
+        const char *value = json_string_value(json_object_get(params, dim));
+        if (label && (!value || strcmp(value, label) != 0))
+            continue;
+        if (ranks > 0 && json_integer_value(json_object_get(params, "ranks")) != ranks)
+            continue;
+        double m = json_number_value(json_object_get(pt, "median"));
+        *finite = *finite && isfinite(m) && m > 0;
+        found++;
+    }
+    return found == 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: check_mpi_sweep FILE RANKS intra|intra,inter\n");
+        return 2;
+    }
+    json_error_t jerr;
+    json_t *root = json_load_file(argv[1], 0, &jerr);
+    if (!root) {
+        fprintf(stderr, "%s:%d: %s\n", argv[1], jerr.line, jerr.text);
+        return 1;
+    }
+    int most = atoi(argv[2]);
+    const json_t *mpi = json_object_get(json_object_get(root, "config"), "mpi");
+    long long p2p_top = json_integer_value(json_object_get(mpi, "max_size"));
+    long long coll_top = json_integer_value(json_object_get(mpi, "collective_max_size"));
+    long long max_ranks = json_integer_value(json_object_get(mpi, "max_ranks"));
+    if (max_ranks > 0 && max_ranks < most)
+        most = (int)max_ranks;
+    long long sizes[256];
+    int ranks[64], nranks = sweep_ranks(most, ranks);
+    size_t i, nbench = 0, npoints = 0;
+    json_t *b;
+    int rc = 0;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const char *name = json_string_value(json_object_get(b, "name"));
+        if (!name || strncmp(name, "mpi.", 4) != 0)
+            continue;
+        const json_t *points = json_object_get(b, "points");
+        if (!json_is_null(json_object_get(b, "skipped"))) {
+            printf("%s: %s was skipped: %s\n", argv[1], name,
+                   json_string_value(json_object_get(b, "skipped")));
+            rc = 1;
+            break;
+        }
+        nbench++;
+        npoints += json_array_size(points);
+        bool pair = json_object_get(json_object_get(json_array_get(points, 0), "params"), "pair");
+        bool finite = true, complete = true;
+        size_t expected = 0;
+        if (strcmp(name, "mpi.barrier") == 0) {
+            for (int r = 0; r < nranks; r++, expected++)
+                complete = complete && sweep_has(points, NULL, NULL, -1, ranks[r], &finite);
+        } else if (pair) {
+            int n = sweep_sizes(p2p_top, false, sizes);
+            char labels[64];
+            snprintf(labels, sizeof labels, "%s", argv[3]);
+            for (char *l = strtok(labels, ","); l; l = strtok(NULL, ","))
+                for (int k = 0; k < n; k++, expected++)
+                    complete = complete && sweep_has(points, "pair", l, sizes[k], 0, &finite);
+        } else {
+            bool reduction = strstr(name, "reduce") != NULL;
+            int n = sweep_sizes(coll_top, reduction, sizes);
+            for (int r = 0; r < nranks; r++)
+                for (int k = 0; k < n; k++, expected++)
+                    complete = complete && sweep_has(points, NULL, NULL, sizes[k], ranks[r], &finite);
+        }
+        if (!complete || expected != json_array_size(points)) {
+            printf("%s: %s has %zu points, not the %zu of the configured sweep\n", argv[1], name,
+                   json_array_size(points), expected);
+            rc = 1;
+            break;
+        }
+        if (!finite) {
+            printf("%s: %s has a median that is not finite and positive\n", argv[1], name);
+            rc = 1;
+            break;
+        }
+    }
+    if (rc == 0)
+        printf("%s: ok (%zu benchmarks, %zu points)\n", argv[1], nbench, npoints);
+    json_decref(root);
+    return rc;
+}
