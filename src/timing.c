@@ -154,7 +154,8 @@ void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
             }
         }
     }
-    t->enough_ns = fallback_ns;
+    /* Never shorter than 1000 clock steps, so a coarse clock still errs by 0.1% at most. */
+    t->enough_ns = fallback_ns > 1000.0 * resolution ? fallback_ns : 1000.0 * resolution;
     t->enough_verified = false;
     t->enough_source = "fallback";
 }

@@ -39,9 +39,8 @@ bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double i
 
 /* Shortest interval that passes the jiggle test (in one of 3 attempts): candidates in a
  * 1-2-5 sequence from 1000 x resolution (a clock step is then 0.1% of it) up to max_ns;
- * when none passes,
- * fallback_ns (seed 000 6.1: 1 s after 100 ms). Sets t->enough_ns, enough_verified and
- * enough_source. */
+ * when none passes, fallback_ns, or 1000 clock steps if longer (seed 000 6.1: 1 s after
+ * 100 ms). Sets t->enough_ns, enough_verified and enough_source. */
 void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
                               mb_run_fn run, void *state);
 

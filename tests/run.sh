@@ -133,7 +133,7 @@ expect "quick run: report.txt has the pingpong table" 0 '^mpi\.pingpong ' -- cat
 expect "quick run: collectives state their timing scheme" 0 '"headline": "per call, the slowest rank' -- \
     cat "$TMP/quick/results.json"
 # A short sweep at 4 ranks as 2 pseudo-nodes: intra and inter pairs, p = 2, 3, 4.
-printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 4K\ncollective_max_size = 1K\n' >"$TMP/mpi4.ini"
+printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 256\n' >"$TMP/mpi4.ini"
 MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'report:' -- \
     $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
 expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(22 benchmarks' -- \
@@ -149,7 +149,7 @@ expect "a message over the 1 GiB limit is refused up front" 2 'max_size: 2147483
 printf '[mpi]\nsync = sometimes\n' >"$TMP/mpi_sync.ini"
 expect "an unknown [mpi] sync is refused with file and line" 2 'mpi_sync.ini:2: .*not barrier or window' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_sync.ini" --out "$TMP/mpi_sync"
-printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 1K\nsync = window\nbuffers = cold\n' >"$TMP/mpi_window.ini"
+printf '[run]\nmax_experiments = 11\nwarmup = 1ms\n[timing]\nenough_max = 10ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 1K\nsync = window\nbuffers = cold\n' >"$TMP/mpi_window.ini"
 expect "window sync and cold buffers: the run succeeds" 0 'report:' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_window.ini" --only 'mpi.allreduce,mpi.send' --out "$TMP/mpi_window"
 expect "window sync and cold buffers: stated in the scheme" 0 '"buffers": "cold"' -- \

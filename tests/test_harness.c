@@ -135,6 +135,10 @@ static void test_enough_falls_back_when_noisy(void **unused)
     mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &s);
     assert_false(t.enough_verified);
     assert_float_equal(t.enough_ns, 1e9, 1e-6);
+    /* A fallback shorter than 1000 clock steps is raised to them (0.1% quantisation). */
+    mb_timing_compute_enough(&t, 1e6, 1e5, sim_run, &s);
+    assert_false(t.enough_verified);
+    assert_float_equal(t.enough_ns, 1e6, 1e-6);
 }
 
 static void test_interval_ok_detects_a_coarse_clock(void **unused)
