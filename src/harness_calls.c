@@ -217,11 +217,11 @@ int mb_harness_measure_calls(const mb_timing_t *t, const mb_measure_opts_t *opts
         skew[n] = s.skew_ns / (double)iters;
         out->headline.n = out->own.n = n + 1;
         out->headline.iters = out->own.iters = iters;
-        /* The headline of a pair is rank 0's: it alone decides whether to go on. */
+        /* Rank 0 decides whether to go on: a pair's headline is its own, and the time
+         * budget reads its clock (the ranks' clocks would not agree to the ns). */
         double elapsed = (double)(mb_clock_now_ns(t->clock) - began);
         int more = mb_harness_want_more(opts, &out->headline, elapsed);
-        if (headline == MB_HEADLINE_RANK0)
-            MB_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, comm));
+        MB_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, comm));
         if (!more || out->headline.n >= cap)
             break;
     }

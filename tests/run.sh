@@ -155,8 +155,8 @@ expect "window sync and cold buffers: the run succeeds" 0 'report:' -- \
 expect "window sync and cold buffers: stated in the scheme" 0 '"buffers": "cold"' -- \
     sh -c "grep -q '\"sync\": \"window\"' \"$TMP/mpi_window/results.json\" && cat \"$TMP/mpi_window/results.json\""
 expect "--time-budget trims repetitions and says so" 0 'points ran fewer repetitions' -- \
-    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.send' --time-budget 0.001 --out "$TMP/budget"
-expect "--time-budget: every size is still there" 0 ': ok \(1 benchmarks' -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.send,mpi.allreduce' --time-budget 0.001 --out "$TMP/budget"
+expect "--time-budget: every size and p is still there" 0 ': ok \(2 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/budget/results.json" 2 intra
 expect "--time-budget: trimmed points are marked" 0 '"trimmed_by_budget": true' -- cat "$TMP/budget/results.json"
 expect "a bad --time-budget is refused" 2 "option '--time-budget': 'soon' is not a number" -- "$EXE" --time-budget soon
