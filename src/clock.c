@@ -69,3 +69,10 @@ int mb_clock_lookup(const char *name)
             return i;
     return -1;
 }
+
+double mb_clock_elapsed_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -26,6 +26,10 @@ const mb_clock_t *mb_clock_get(mb_clock_id_t id);
 /* Id of the clock whose config_name is `name`; -1 if none. */
 int mb_clock_lookup(const char *name);
 
+/* Seconds on CLOCK_MONOTONIC: for how long a run or a phase took, never for a measurement
+ * (those go through the harness and the configured clock). */
+double mb_clock_elapsed_s(void);
+
 /* Read clk now, in ns. */
 static inline uint64_t mb_clock_now_ns(const mb_clock_t *clk) { return clk->now_ns(clk->state); }
 

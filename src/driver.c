@@ -322,13 +322,6 @@ static int driver_preflight_report(const mb_config_t *cfg, json_t *preflight, mb
     return 0;
 }
 
-static double driver_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --time-budget: what is left, shared out over the points left, decides how long a point
  * may repeat experiments. Half of a point's share goes to its warm-up and sizing, which
  * are not trimmed. The same on every rank (rank 0's clock decides). */
@@ -340,7 +333,7 @@ static double driver_point_time_limit_ns(const mb_context_t *ctx, double budget_
     size_t points_left = 0;
     for (size_t i = from; i < nplan; i++)
         points_left += plan[i].skip_reason ? 0 : plan[i].npoints;
-    double left_s = budget_s - (driver_now_s() - began_s), limit_ns = 1;
+    double left_s = budget_s - (mb_clock_elapsed_s() - began_s), limit_ns = 1;
     if (left_s > 0 && points_left > 0)
         limit_ns = left_s / (double)points_left / 2 * 1e9;
     MB_MPI_CHECK(MPI_Bcast(&limit_ns, 1, MPI_DOUBLE, 0, ctx->comm));
@@ -404,7 +397,7 @@ static int driver_budget_report(mb_results_t *results, double budget_s, double b
             trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
         }
     }
-    double spent = driver_now_s() - began_s;
+    double spent = mb_clock_elapsed_s() - began_s;
     fprintf(stderr,
             "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
             "(at least %d); no size or process count was dropped\n",
@@ -462,7 +455,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     int rank, size, status = 2;
-    double began_s = driver_now_s();
+    double began_s = mb_clock_elapsed_s();
     MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
     MB_MPI_CHECK(MPI_Comm_size(comm, &size));
 

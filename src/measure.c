@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "harness_together.h"
 #include "mpi_util.h"
@@ -121,13 +120,6 @@ static json_t *measure_point_json(const mb_bench_t *b, const mb_context_t *ctx,
                                       "ci95", bytes / s->ci95_hi * 1e9, bytes / s->ci95_lo * 1e9));
     }
     return j;
-}
-
-static double measure_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
@@ -292,7 +284,7 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
     json_t *result = root ? measure_bench_header(b, cfg) : NULL;
     char reason[768] = "";
     size_t done = 0;
-    double began = measure_now_s();
+    double began = mb_clock_elapsed_s();
 
     for (; done < npts; done++) {
         mb_scope_t scope = measure_scope(b, &pts[done]);
@@ -355,7 +347,7 @@ static json_t *measure_points(const mb_bench_t *b, const mb_context_t *ctx, cons
         if (derived)
             json_object_set_new(result, "derived", derived);
     }
-    json_object_set_new(result, "elapsed_s", json_real(measure_now_s() - began));
+    json_object_set_new(result, "elapsed_s", json_real(mb_clock_elapsed_s() - began));
     for (size_t i = 0; i < npts; i++)
         mb_measurement_free(&ms[i]);
     free(ms);

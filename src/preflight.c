@@ -4,25 +4,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "mhz.h"
+#include "clock.h"
 #include "mpi_util.h"
 #include "perturb.h"
 #include "sysinfo.h"
 
 static const char *const preflight_pct_keys[] = {"p50_pct", "p90_pct", "p99_pct", "max_pct"};
 #define PREFLIGHT_NPCT 4
-
-static double preflight_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* This rank's perturbation figures, as one small record for its node leader. */
 static json_t *preflight_perturb_rank(const mb_context_t *ctx)
@@ -141,7 +134,7 @@ json_t *mb_preflight_node_noise(const json_t *preflight, int node)
 json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout)
 {
     const mb_config_t *cfg = ctx->config;
-    double began = preflight_now_s();
+    double began = mb_clock_elapsed_s();
 
     /* mhz: one rank per node, the node's other ranks asleep so they do not disturb it. */
     if (ctx->rank == 0)
@@ -186,5 +179,5 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
                      "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
                      "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
                      "perturb_count", (json_int_t)cfg->preflight_perturb_count, "elapsed_s",
-                     preflight_now_s() - began);
+                     mb_clock_elapsed_s() - began);
 }
