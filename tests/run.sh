@@ -117,7 +117,7 @@ for row in "empty loop" "timer()" barrier read_localcache allread_localcache rea
     expect "quick run: Howell's row $row has positive avg and max" 0 \
         "^  $(printf '%s' "$row" | sed 's/[()]/\\&/g') +[0-9][0-9.e+-]* +[0-9][0-9.e+-]*" -- cat "$TMP/quick/report.txt"
 done
-expect "quick run: shm.latency derives cache levels" 0 '"levels_from": "random"' -- cat "$TMP/quick/results.json"
+expect "quick run: shm.latency derives cache levels" 0 '"levels_from": "(random|page|line)"' -- cat "$TMP/quick/results.json"
 printf '[shm]\nlatency_max = 64G\n' >"$TMP/huge.ini"
 expect "a latency curve larger than memory is refused" 2 'more than half this node.s memory' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/huge.ini" --out "$TMP/huge"
@@ -231,7 +231,7 @@ expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep th
 "$EXE" mhz >"$TMP/mhz.out" 2>&1
 rc=$?
 if { [ $rc -eq 0 ] && grep -Eq '^mhz: [0-9]+\.[0-9] MHz, [0-9.]+ ns clock' "$TMP/mhz.out" &&
-     [ "$(grep -cE '^  [a-z+^=<>&*;()0-7 ]+ +[0-9.]+ +[0-9]+\.[0-9]{2}$' "$TMP/mhz.out")" -eq 9 ]; } ||
+     [ "$(grep -cE '^  [a-z+^=<>&*;()0-7 ]+ +[0-9.]+ +[0-9]+\.[0-9]{2}(  \(outlier, not used\))?$' "$TMP/mhz.out")" -eq 9 ]; } ||
    { [ $rc -eq 1 ] && grep -q 'system too busy' "$TMP/mhz.out" && ! grep -q 'MHz,' "$TMP/mhz.out"; }; then
     pass "mbsuite mhz: a figure with nine cycle counts, or 'too busy'"
 else fail "mbsuite mhz: a figure with nine cycle counts, or 'too busy'" "$TMP/mhz.out"; fi

@@ -248,7 +248,9 @@ static void test_json_print(void **state)
     free(buf);
 }
 
-/* A real measurement: either a figure whose expressions take whole ticks, or "too busy". */
+/* A real measurement: either a consistent figure or "too busy". Plumbing only: whether the
+ * expressions come out at whole ticks depends on the machine's quietness (and on ASan's
+ * instrumentation of p=*p;), so the accuracy is make bench's, never a test's. */
 static void test_measure_smoke(void **state)
 {
     (void)state;
@@ -260,11 +262,14 @@ static void test_measure_smoke(void **state)
     if (rc == 0) {
         assert_true(r.ok);
         assert_true(r.attempts >= 1 && r.attempts <= 3);
-        assert_true(r.mhz > 100 && r.mhz < 10000);
-        for (size_t j = 0; j < MB_MHZ_NEXPR; ++j)
-            if (r.expr_used[j])
-                /* Plumbing, not the machine's quietness: the accuracy is make bench's. */
-                assert_true(fabs(r.expr_cycles[j] - round(r.expr_cycles[j])) < 0.25);
+        assert_true(isfinite(r.tick_ns) && r.tick_ns > 0);
+        assert_rel(r.mhz, 1000.0 / r.tick_ns, 1e-12);
+        size_t used = 0;
+        for (size_t j = 0; j < MB_MHZ_NEXPR; ++j) {
+            assert_rel(r.expr_cycles[j], r.expr_ns[j] / r.tick_ns, 1e-12);
+            used += r.expr_used[j];
+        }
+        assert_true(used >= 2); /* a GCD needs two expressions */
     } else {
         assert_false(r.ok);
         assert_int_equal(r.attempts, 3);
