@@ -23,7 +23,9 @@ TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
 WARN       := -Wall -Wextra -Werror -Wno-format-truncation
 # OpenMP for the thread benchmarks (fork/join, barriers); pthreads for the rest.
 CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE) -fopenmp -pthread
-CPPFLAGS   := -D_GNU_SOURCE -Isrc -I$(BUILD)
+# Every folder of src/ holds headers; tests/lib holds the test-only helpers.
+SRC_DIRS   := $(sort $(dir $(wildcard src/*/*.h)))
+CPPFLAGS   := -D_GNU_SOURCE $(addprefix -I,$(SRC_DIRS)) -I$(BUILD)
 LDFLAGS    := $(SANITIZE) -fopenmp -pthread
 
 # Open MPI's mpirun refuses root and more ranks than cores unless told; users need neither.
@@ -33,9 +35,9 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 # libgomp give up spinning at start-up, which inflates OpenMP fork/join and barrier times.
 MPIRUN     := mpirun --oversubscribe --bind-to none
 
-LIB_SRC    := $(filter-out src/main.c,$(wildcard src/*.c src/bench/*.c mpi/*.c shm/*.c))
+LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ   := $(BUILD)/src/main.o
+MAIN_OBJ   := $(BUILD)/src/run/main.o
 LIB        := $(BUILD)/libmbsuite.a
 TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -79,9 +81,12 @@ $(BUILD)/examples/%: examples/%.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -Wno-unused-parameter -o $@ $< $(LIB) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/%.c $(LIB)
+# Test-only code (tests/lib/) is linked into the test programs, never into mbsuite.
+TESTLIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/lib/*.c))
+
+$(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(TEST_LIBS)
+	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
 test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
 
@@ -106,9 +111,9 @@ asan: deps
 	@MB_BUILD=build-asan MB_EXE=build-asan/mbsuite tests/run.sh
 
 format:
-	clang-format -i $(wildcard src/*.[ch] src/bench/*.c mpi/*.[ch] shm/*.[ch] tests/*.c)
+	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
 	rm -rf build build-asan mbsuite
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

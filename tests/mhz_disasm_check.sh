@@ -4,7 +4,7 @@
 # 5.2): each of mb_mhz_expr_1..9 must hold at least 100 instructions (the 100 copies of its
 # expression), and on x86-64 at least 100 of the instruction that carries the expression
 # (e.g. 100 shifts for a>>=b), so a loop folded, vectorised or strength-reduced fails.
-# Usage: tests/mhz_disasm_check.sh build/src/mhz_expr.o
+# Usage: tests/mhz_disasm_check.sh build/src/node/mhz_expr.o
 set -eu
 
 obj=${1:?usage: $0 OBJECT}

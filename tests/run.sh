@@ -62,7 +62,7 @@ export ASAN_OPTIONS=detect_leaks=0
 # --- the registry lists every descriptor defined in the tree ---
 # The descriptors the library defines, from its symbol table (a macro may define several).
 defined=$(nm -g --defined-only "$BUILD/libmbsuite.a" | awk '$2 ~ /^[DR]$/ && $3 ~ /^mb_bench_/ { sub(/^mb_bench_/, "", $3); print $3 }' | sort)
-listed=$(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\((.*)\)/\1/' | sort)
+listed=$(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\((.*)\)/\1/' | sort)
 if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"; else
     echo "defined: $defined" >"$TMP/reg"; echo "listed: $listed" >>"$TMP/reg"
     fail "bench_list.def lists every descriptor" "$TMP/reg"; fi
@@ -70,7 +70,7 @@ if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"
 # --- command line ---
 expect "--help prints usage" 0 '^usage: mpirun -np N mbsuite' -- "$EXE" --help
 expect "--version prints the version" 0 '^mbsuite [0-9]+\.[0-9]+\.[0-9]+$' -- "$EXE" --version
-for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
+for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
     expect "--list shows $b" 0 "^$b " -- "$EXE" --list
 done
 expect "an unknown option is refused" 2 "unknown option '--bogus'" -- "$EXE" --bogus
@@ -100,7 +100,7 @@ expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
     $MPIRUN -np 2 "$EXE" --config config/quick.ini --out "$TMP/quick"
 expect_benches=""
-for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
+for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
 # shellcheck disable=SC2086
@@ -225,7 +225,7 @@ expect "killed run: marked incomplete" 0 '"complete": false' -- cat "$TMP/killed
 
 # --- pre-flight (seed 000 mhz, seed 002 perturbation test) ---
 expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep their 100 copies' -- \
-    tests/mhz_disasm_check.sh "$BUILD/src/mhz_expr.o"
+    tests/mhz_disasm_check.sh "$BUILD/src/node/mhz_expr.o"
 # mhz prints a figure it trusts, or says the system is too busy and exits 1: never a number
 # it does not trust.
 "$EXE" mhz >"$TMP/mhz.out" 2>&1
