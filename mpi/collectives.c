@@ -6,7 +6,7 @@
  * reduce and allreduce. Reductions sum doubles, so their d is a multiple of 8. Root: rank 0.
  * Per call, all p ranks are synchronised ([mpi] sync) and each rank's call is timed; the
  * headline is the slowest rank's time (time to completion), beside the mean over ranks and
- * the entry skew (harness_calls.h). Setup checks one call's result on every rank. */
+ * the entry skew (point_loop.h). Setup checks one call's result on every rank. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,14 +170,15 @@ static bool coll_check(coll_state_t *s)
     return false;
 }
 
-static int coll_setup(coll_kind_t kind, const mb_context_t *ctx, const mb_point_t *pt,
-                      void **state, char *err, size_t errlen)
+static int coll_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
+                      size_t errlen)
 {
     coll_state_t *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    coll_kind_t kind = *(const coll_kind_t *)ctx->arg;
     s->kind = kind;
     s->comm = ctx->measure_comm;
     MB_MPI_CHECK(MPI_Comm_rank(s->comm, &s->me));
@@ -203,85 +204,89 @@ static int coll_setup(coll_kind_t kind, const mb_context_t *ctx, const mb_point_
     return 0;
 }
 
-/* The sweep of message.h; reductions keep the sizes that are whole doubles. */
-static int coll_points(coll_kind_t kind, int (*blocks)(int), const mb_context_t *ctx,
-                       mb_point_t *pts, size_t max, char *err, size_t errlen)
+/* The sweep of message.h at d > 0 too; reductions keep the sizes that are whole doubles. */
+static int coll_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                       size_t errlen)
 {
-    int n = mb_message_coll_points(ctx, blocks, true, pts, max, err, errlen), kept = 0;
+    coll_kind_t kind = *(const coll_kind_t *)ctx->arg;
+    int n = mb_message_coll_points(ctx, coll_blocks(kind, 2) > 1, true, pts, max, err, errlen);
+    int kept = 0;
     for (int i = 0; i < n; i++)
         if (!coll_is_reduction(kind) || pts[i].v[0] % (int64_t)sizeof(double) == 0)
             pts[kept++] = pts[i];
     return n < 0 ? n : kept;
 }
 
-static const mb_dim_t coll_barrier_dims[] = {{.name = "ranks", .labels = NULL}};
+static const mb_dim_t coll_barrier_dims[] = {{.name = "ranks", .role = MB_ROLE_RANKS}};
 
 /* Barrier: one point per p, from the collective sweep at d = 0. */
 static int barrier_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                           size_t errlen)
 {
-    int n = mb_message_coll_points(ctx, NULL, true, pts, max, err, errlen), kept = 0;
+    int n = mb_message_coll_points(ctx, false, true, pts, max, err, errlen), kept = 0;
     for (int i = 0; i < n; i++)
         if (pts[i].v[0] == 0)
             pts[kept++] = (mb_point_t){.v = {pts[i].v[1]}};
     return n < 0 ? n : kept;
 }
 
-static int barrier_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
-                         size_t errlen)
-{
-    return coll_setup(COLL_BARRIER, ctx, pt, state, err, errlen);
-}
-
 #define COLL_MEASURES_TAIL                                                                    \
     ", from the synchronisation of the p ranks ([mpi] sync) until it returns, on every rank; " \
     "headline: the slowest rank"
 
-const mb_bench_t mb_bench_mpi_barrier = {
-    .name = "mpi.barrier", .group = "mpi", .summary = "MPI_Barrier over p ranks",
-    .measures = "each rank's MPI_Barrier" COLL_MEASURES_TAIL,
-    .min_ranks = 2, .scope = MB_SCOPE_FIRST_RANKS, .ranks_dim = 0,
-    .dims = coll_barrier_dims, .ndims = MB_COUNT(coll_barrier_dims), .points = barrier_points,
-    .setup = barrier_setup, .teardown = coll_teardown, .prepare = coll_prepare, .op = coll_op,
-    .headline = MB_HEADLINE_MAX,
+/* What every collective shares: the first p ranks, per-call timing, the slowest rank. */
+#define COLL_COMMON                                                                           \
+    .group = "mpi", .min_ranks = 2, .scope = MB_SCOPE_FIRST_RANKS, .model = MB_MODEL_LINEAR_PD, \
+    .setup = coll_setup, .teardown = coll_teardown, .prepare = coll_prepare, .op = coll_op,  \
+    .headline = MB_HEADLINE_MAX
+/* ... and all but the barrier: the sweep over d and p. */
+#define COLL_SWEEP                                                                            \
+    COLL_COMMON, .dims = mb_message_coll_dims, .ndims = 2, .ranks_dim = 1, .points = coll_points
+
+static const coll_kind_t coll_barrier = COLL_BARRIER, coll_bcast = COLL_BCAST,
+                         coll_reduce = COLL_REDUCE, coll_allreduce = COLL_ALLREDUCE,
+                         coll_gather = COLL_GATHER, coll_allgather = COLL_ALLGATHER,
+                         coll_scatter = COLL_SCATTER, coll_alltoall = COLL_ALLTOALL,
+                         coll_reduce_scatter = COLL_REDUCE_SCATTER;
+
+/* The family's size as bench_list.def gives it to the registry: an entry too many does not
+ * compile, one too few leaves a descriptor without a name (tests/test_registry). */
+enum {
+#define MB_BENCH(ident)
+#define MB_FAMILY(ident, n) COLL_FAMILY_SIZE_##ident = n,
+#include "bench_list.def"
+#undef MB_BENCH
+#undef MB_FAMILY
 };
 
-/* One descriptor per collective: its kind, buffer blocks, and words for --list. */
-#define COLL_BENCH(ident, KIND, summary_, call_)                                               \
-    static int ident##_blocks(int p) { return coll_blocks(KIND, p); }                          \
-    static int ident##_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err, \
-                              size_t errlen)                                                   \
-    {                                                                                          \
-        return coll_points(KIND, ident##_blocks, ctx, pts, max, err, errlen);                  \
-    }                                                                                          \
-    static int ident##_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,      \
-                             char *err, size_t errlen)                                         \
-    {                                                                                          \
-        return coll_setup(KIND, ctx, pt, state, err, errlen);                                  \
-    }                                                                                          \
-    const mb_bench_t mb_bench_mpi_##ident = {                                                  \
-        .name = "mpi." #ident, .group = "mpi", .summary = summary_,                            \
-        .measures = "each rank's " call_ COLL_MEASURES_TAIL, .min_ranks = 2,                   \
-        .scope = MB_SCOPE_FIRST_RANKS, .ranks_dim = 1, .dims = mb_message_coll_dims,           \
-        .ndims = 2, .points = ident##_points, .setup = ident##_setup,                          \
-        .teardown = coll_teardown, .prepare = coll_prepare, .op = coll_op,                     \
-        .headline = MB_HEADLINE_MAX,                                                           \
-    }
-
-COLL_BENCH(bcast, COLL_BCAST, "broadcast of d bytes from rank 0 to p ranks",
-           "MPI_Bcast of d bytes from rank 0");
-COLL_BENCH(reduce, COLL_REDUCE, "sum of d bytes of doubles onto rank 0 over p ranks",
-           "MPI_Reduce (MPI_SUM of d/8 doubles) to rank 0");
-COLL_BENCH(allreduce, COLL_ALLREDUCE, "sum of d bytes of doubles onto all p ranks",
-           "MPI_Allreduce (MPI_SUM of d/8 doubles)");
-COLL_BENCH(gather, COLL_GATHER, "gather of d bytes from each of p ranks onto rank 0",
-           "MPI_Gather of d bytes per rank to rank 0");
-COLL_BENCH(allgather, COLL_ALLGATHER, "gather of d bytes from each of p ranks onto all",
-           "MPI_Allgather of d bytes per rank");
-COLL_BENCH(scatter, COLL_SCATTER, "scatter of d bytes to each of p ranks from rank 0",
-           "MPI_Scatter of d bytes per rank from rank 0");
-COLL_BENCH(alltoall, COLL_ALLTOALL, "personalised exchange of d bytes between every two of p ranks",
-           "MPI_Alltoall of d bytes per pair of ranks");
-COLL_BENCH(reduce_scatter, COLL_REDUCE_SCATTER,
-           "sum of p blocks of d bytes of doubles, block i onto rank i",
-           "MPI_Reduce_scatter_block (MPI_SUM, d/8 doubles per rank)");
+/* The family, one entry per collective (the barrier has no d). */
+const mb_bench_t mb_bench_mpi_collectives[COLL_FAMILY_SIZE_mpi_collectives] = {
+    {COLL_COMMON, .name = "mpi.barrier", .summary = "MPI_Barrier over p ranks",
+     .measures = "each rank's MPI_Barrier" COLL_MEASURES_TAIL, .arg = &coll_barrier,
+     .dims = coll_barrier_dims, .ndims = 1, .ranks_dim = 0, .points = barrier_points},
+    {COLL_SWEEP, .name = "mpi.bcast", .arg = &coll_bcast,
+     .summary = "broadcast of d bytes from rank 0 to p ranks",
+     .measures = "each rank's MPI_Bcast of d bytes from rank 0" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.reduce", .arg = &coll_reduce,
+     .summary = "sum of d bytes of doubles onto rank 0 over p ranks",
+     .measures = "each rank's MPI_Reduce (MPI_SUM of d/8 doubles) to rank 0" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.allreduce", .arg = &coll_allreduce,
+     .summary = "sum of d bytes of doubles onto all p ranks",
+     .measures = "each rank's MPI_Allreduce (MPI_SUM of d/8 doubles)" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.gather", .arg = &coll_gather,
+     .summary = "gather of d bytes from each of p ranks onto rank 0",
+     .measures = "each rank's MPI_Gather of d bytes per rank to rank 0" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.allgather", .arg = &coll_allgather,
+     .summary = "gather of d bytes from each of p ranks onto all",
+     .measures = "each rank's MPI_Allgather of d bytes per rank" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.scatter", .arg = &coll_scatter,
+     .summary = "scatter of d bytes to each of p ranks from rank 0",
+     .measures = "each rank's MPI_Scatter of d bytes per rank from rank 0" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.alltoall", .arg = &coll_alltoall,
+     .summary = "personalised exchange of d bytes between every two of p ranks",
+     .measures = "each rank's MPI_Alltoall of d bytes per pair of ranks" COLL_MEASURES_TAIL},
+    {COLL_SWEEP, .name = "mpi.reduce_scatter", .arg = &coll_reduce_scatter,
+     .summary = "sum of p blocks of d bytes of doubles, block i onto rank i",
+     .measures = "each rank's MPI_Reduce_scatter_block (MPI_SUM, d/8 doubles per rank)"
+                 COLL_MEASURES_TAIL},
+};

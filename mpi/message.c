@@ -8,12 +8,12 @@
 
 static const char *const message_pair_labels[] = {"intra", "inter", NULL};
 const mb_dim_t mb_message_pair_dims[2] = {
-    {.name = "size_bytes", .labels = NULL},
+    {.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE},
     {.name = "pair", .labels = message_pair_labels},
 };
 const mb_dim_t mb_message_coll_dims[2] = {
-    {.name = "size_bytes", .labels = NULL},
-    {.name = "ranks", .labels = NULL},
+    {.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE},
+    {.name = "ranks", .role = MB_ROLE_RANKS},
 };
 
 /* 0 (when wanted), 1, 2, 3, 4, 6, 8, 12, ... up to top: powers of two and the midpoints
@@ -71,7 +71,7 @@ mb_scope_t mb_message_pair_scope(const mb_point_t *pt)
     return pt->v[1] == MB_PAIR_INTRA ? MB_SCOPE_PAIR_INTRA : MB_SCOPE_PAIR_INTER;
 }
 
-int mb_message_coll_points(const mb_context_t *ctx, int (*blocks_per_rank)(int p),
+int mb_message_coll_points(const mb_context_t *ctx, bool block_per_peer,
                            bool zero_size, mb_point_t *pts, size_t max, char *err,
                            size_t errlen)
 {
@@ -85,8 +85,8 @@ int mb_message_coll_points(const mb_context_t *ctx, int (*blocks_per_rank)(int p
                  (unsigned long long)top);
         return -1;
     }
-    /* Send and receive buffers, each blocks_per_rank(p) blocks of the largest d. */
-    uint64_t need = 2 * top * (uint64_t)(blocks_per_rank ? blocks_per_rank(most) : 1);
+    /* Send and receive buffers, each a block of the largest d per peer or one. */
+    uint64_t need = 2 * top * (uint64_t)(block_per_peer ? most : 1);
     if (share && need > share) {
         snprintf(err, errlen,
                  "[mpi] collective_max_size: %llu bytes at %d ranks needs %llu bytes of buffers "

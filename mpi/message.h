@@ -27,10 +27,10 @@ mb_scope_t mb_message_pair_scope(const mb_point_t *pt);
 
 /* The collective sweep: p = 2, 3, ..., 8, then powers of two, then every rank (up to [mpi]
  * max_ranks), each with d = 0 (when zero_size), then powers of two and midpoints up to
- * [mpi] collective_max_size. blocks_per_rank(p) is how many d-byte blocks a rank's send or
- * receive buffer holds (p for alltoall, 1 for bcast); the largest must fit in a quarter
+ * [mpi] collective_max_size. A rank's send or receive buffer holds a d-byte block per peer
+ * (block_per_peer: alltoall, gather) or one (bcast); the largest must fit in a quarter
  * of a node's memory shared by its ranks, or -1 with err naming the key to lower. */
-int mb_message_coll_points(const mb_context_t *ctx, int (*blocks_per_rank)(int p),
+int mb_message_coll_points(const mb_context_t *ctx, bool block_per_peer,
                            bool zero_size, mb_point_t *pts, size_t max, char *err,
                            size_t errlen);
 

@@ -26,4 +26,4 @@ MB_PAIR_BENCH(pingpong, "half a blocking round trip between two ranks, by messag
               "half of one MPI_Send + MPI_Recv round trip between world rank 0 and its partner "
               "(intra: next rank on its node; inter: first rank of node 1), round trips back "
               "to back in a loop timed as a whole on rank 0",
-              .setup = mb_pair_setup, .run = pingpong_run, .ops_per_iter = 2);
+              .setup = mb_pair_setup, .run = pingpong_run, .ops_per_iter = 2, .loggp = "L");

@@ -105,7 +105,7 @@ MB_PAIR_BENCH(recvmin, "blocking receive of a message that has already arrived",
               "rank 0's MPI_Recv of a message that MPI_Probe saw arrive before the clock "
               "started (sent with MPI_Isend by the partner), until MPI_Recv returns",
               .setup = mb_pair_setup, .prepare = recvmin_prepare, .op = recvmin_op,
-              .finish = recvmin_finish);
+              .finish = recvmin_finish, .loggp = "o_r");
 
 MB_PAIR_BENCH(irecv1, "posting a non-blocking receive",
               "rank 0's MPI_Irecv alone, after a barrier; the partner sends and rank 0 waits "

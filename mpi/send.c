@@ -65,7 +65,7 @@ static void isend_finish(void *state)
 MB_PAIR_BENCH(send, "blocking send whose receive is already posted",
               "rank 0's MPI_Send, from after a barrier with its partner, whose MPI_Irecv was "
               "posted before the barrier, until MPI_Send returns",
-              .setup = mb_pair_setup, .prepare = send_prepare, .op = send_op);
+              .setup = mb_pair_setup, .prepare = send_prepare, .op = send_op, .loggp = "o_s");
 
 MB_PAIR_BENCH(ssend, "synchronous send whose receive is already posted",
               "rank 0's MPI_Ssend, from after a barrier with its partner, whose MPI_Irecv was "

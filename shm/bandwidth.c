@@ -60,7 +60,7 @@ static int bw_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char 
 
 static mb_scope_t bw_scope(const mb_point_t *pt)
 {
-    return pt->v[2] == BW_ALL ? MB_SCOPE_NODE_ALL : MB_SCOPE_NODE_EACH;
+    return pt->v[2] == BW_ALL ? MB_SCOPE_NODE_ALL : MB_SCOPE_SAMPLE_EACH;
 }
 
 static void bw_teardown(void *state)

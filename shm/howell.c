@@ -55,11 +55,11 @@ static int howell_write_setup(const mb_context_t *ctx, const mb_point_t *pt, voi
 #define HOWELL_READS "latency: a dependent load in a random cyclic chase; stream: successive words"
 #define HOWELL_WRITES "stream: successive words"
 
-HOWELL_BENCH(shm_read, "shm.read", MB_SCOPE_NODE_EACH, read,
+HOWELL_BENCH(shm_read, "shm.read", MB_SCOPE_SAMPLE_EACH, read,
              "read of own cache, own memory, neighbour's memory; one process at a time", HOWELL_READS);
 HOWELL_BENCH(shm_allread, "shm.allread", MB_SCOPE_NODE_ALL, read,
              "read of own cache, own memory, neighbour's memory; all processes at once", HOWELL_READS);
-HOWELL_BENCH(shm_write, "shm.write", MB_SCOPE_NODE_EACH, write,
+HOWELL_BENCH(shm_write, "shm.write", MB_SCOPE_SAMPLE_EACH, write,
              "write of own cache, own memory, neighbour's memory; one process at a time", HOWELL_WRITES);
 HOWELL_BENCH(shm_allwrite, "shm.allwrite", MB_SCOPE_NODE_ALL, write,
              "write of own cache, own memory, neighbour's memory; all processes at once", HOWELL_WRITES);

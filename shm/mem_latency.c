@@ -27,7 +27,7 @@ static const char *const latency_stride_labels[] = {"line", "page", "random", NU
 static const mb_chase_order_t latency_orders[] = {MB_CHASE_SEQUENTIAL, MB_CHASE_PAGE,
                                                   MB_CHASE_RANDOM};
 static const mb_dim_t latency_dims[] = {
-    {.name = "size_bytes", .labels = NULL},
+    {.name = "size_bytes", .role = MB_ROLE_WORKING_SET},
     {.name = "stride", .labels = latency_stride_labels},
 };
 
@@ -215,7 +215,7 @@ const mb_bench_t mb_bench_shm_latency = {
     .measures = "one dependent load (p = *p) of a pointer chase through every 64-byte line of "
                 "size_bytes once per lap (successive lines, random within 4 KiB pages, or "
                 "random over the whole set), after one untimed lap; minimum over experiments",
-    .scope = MB_SCOPE_ROOT,
+    .scope = MB_SCOPE_ONE,
     .statistic = MB_SUMMARY_MIN,
     .dims = latency_dims,
     .ndims = MB_COUNT(latency_dims),

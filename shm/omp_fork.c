@@ -11,7 +11,7 @@
 #include "bench.h"
 #include "thread_team.h"
 
-static const mb_dim_t omp_fork_dims[] = {{.name = "threads", .labels = NULL}};
+static const mb_dim_t omp_fork_dims[] = {{.name = "threads", .role = MB_ROLE_THREADS}};
 
 typedef struct omp_fork_state {
     int threads;
@@ -82,7 +82,7 @@ const mb_bench_t mb_bench_shm_omp_fork = {
     .measures = "one `#pragma omp parallel num_threads(threads)` region with an empty body, seen "
                 "from rank 0's thread; the runtime's thread pool persists between regions, as in "
                 "real codes; team member t is bound to core (c0 + t) mod cores, c0 = rank 0's core",
-    .scope = MB_SCOPE_ROOT,
+    .scope = MB_SCOPE_ONE,
     .dims = omp_fork_dims,
     .ndims = MB_COUNT(omp_fork_dims),
     .points = omp_fork_points,

@@ -18,7 +18,7 @@ enum { BARRIER_OMP, BARRIER_PTHREAD };
 static const char *const barrier_kind_labels[] = {"omp", "pthread", NULL};
 static const mb_dim_t barrier_dims[] = {
     {.name = "kind", .labels = barrier_kind_labels},
-    {.name = "threads", .labels = NULL},
+    {.name = "threads", .role = MB_ROLE_THREADS},
 };
 
 /* pthread kind protocol. The workers wait in the same barrier as rank 0's thread, with no
@@ -219,7 +219,7 @@ const mb_bench_t mb_bench_shm_thread_barrier = {
                 "from rank 0's thread; omp: `#pragma omp barrier` inside one parallel region per "
                 "run (its fork/join amortised over the iterations); pthread: pthread_barrier_wait "
                 "with threads-1 persistent workers waiting in lockstep",
-    .scope = MB_SCOPE_ROOT,
+    .scope = MB_SCOPE_ONE,
     .dims = barrier_dims,
     .ndims = MB_COUNT(barrier_dims),
     .points = barrier_points,

@@ -96,7 +96,7 @@ const mb_bench_t mb_bench_shm_thread_create = {
     .measures = "one pthread_create + pthread_join (default attributes) by rank 0; body empty: the "
                 "thread returns at once; running: it first runs a loop of 1000 dependent adds; "
                 "the thread inherits rank 0's one-core binding",
-    .scope = MB_SCOPE_ROOT,
+    .scope = MB_SCOPE_ONE,
     .dims = thread_create_dims,
     .ndims = MB_COUNT(thread_create_dims),
     .points = thread_create_points,

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "harness.h"
+#include "loop_rules.h"
 #include "timing.h"
 
 typedef struct sim {
@@ -69,15 +69,15 @@ static void test_resize_rules(void **unused)
     mb_timing_t t = {.resolution_ns = 1000, .enough_ns = 1e6};
     bool accepted;
     /* Under 100 steps (100 us): meaningless, x10. */
-    assert_int_equal(mb_harness_resize(&t, 7, 99e3, &accepted), 70);
+    assert_int_equal(mb_loop_resize(&t, 7, 99e3, &accepted), 70);
     assert_false(accepted);
     /* Meaningful: 1.1 x enough / measured, rounded up. */
-    assert_int_equal(mb_harness_resize(&t, 100, 500e3, &accepted), 220);
+    assert_int_equal(mb_loop_resize(&t, 100, 500e3, &accepted), 220);
     assert_false(accepted);
     /* 95% of enough is enough. */
-    mb_harness_resize(&t, 100, 950e3, &accepted);
+    mb_loop_resize(&t, 100, 950e3, &accepted);
     assert_true(accepted);
-    mb_harness_resize(&t, 100, 949e3, &accepted);
+    mb_loop_resize(&t, 100, 949e3, &accepted);
     assert_false(accepted);
 }
 
@@ -88,7 +88,7 @@ static void test_experiment_reaches_enough(void **unused)
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1000, .enough_ns = 1e6};
     uint64_t iters = 1;
-    double e = mb_harness_experiment(&t, sim_run, &s, &iters);
+    double e = mb_loop_experiment(&t, sim_run, &s, &iters);
     assert_true(e >= 0.95e6);
     assert_true(e < 1.3e6);
     /* Quantisation error of one tick in a 1 ms interval: under 0.1%. */
@@ -104,7 +104,7 @@ static void test_experiment_with_no_work_fails(void **unused)
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e6};
     uint64_t iters = 1;
-    assert_true(mb_harness_experiment(&t, sim_run, &s, &iters) < 0);
+    assert_true(mb_loop_experiment(&t, sim_run, &s, &iters) < 0);
 }
 
 static void test_enough_from_resolution(void **unused)
@@ -209,7 +209,7 @@ static void test_measure_budget_trims_repetitions(void **unused)
                               .time_limit_ns = 1};
     mb_measurement_t m;
     assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, MB_HARNESS_BUDGET_FLOOR);
+    assert_int_equal(m.n, MB_LOOP_BUDGET_FLOOR);
     assert_true(m.trimmed);
     assert_float_equal(m.stats.median, 5.0, 0.01);
     mb_measurement_free(&m);

@@ -89,7 +89,7 @@ static void test_thread_create_points(void **state)
     assert_int_equal(b->ndims, 1);
     assert_string_equal(b->dims[0].labels[pts[0].v[0]], "empty");
     assert_string_equal(b->dims[0].labels[pts[1].v[0]], "running");
-    assert_int_equal(b->scope, MB_SCOPE_ROOT);
+    assert_int_equal(b->scope, MB_SCOPE_ONE);
 }
 
 static void test_thread_create_runs(void **state)

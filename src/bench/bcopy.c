@@ -20,7 +20,7 @@
 enum { BCOPY_WARM, BCOPY_COLD };
 static const char *const bcopy_cache_labels[] = {"warm", "cold", NULL};
 static const mb_dim_t bcopy_dims[] = {
-    {.name = "size_bytes", .labels = NULL},
+    {.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE},
     {.name = "cache", .labels = bcopy_cache_labels},
 };
 

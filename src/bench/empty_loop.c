@@ -7,7 +7,7 @@
 
 #include "bench.h"
 
-static const mb_dim_t empty_loop_dims[] = {{.name = "instances", .labels = NULL}};
+static const mb_dim_t empty_loop_dims[] = {{.name = "instances", .role = MB_ROLE_COUNT}};
 
 static int empty_loop_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                              size_t errlen)

@@ -14,8 +14,8 @@
 #include <mpi.h>
 
 #include "config.h"
-#include "harness.h"
-#include "harness_calls.h"
+#include "loop_rules.h"
+#include "point_loop.h"
 #include "timing.h"
 
 #define MB_MAX_DIMS 4
@@ -40,12 +40,35 @@ typedef struct mb_context {
     /* During a point's setup and measurement: the communicator of the ranks measuring it
      * (the pair, the node, the first p ranks, or all). */
     MPI_Comm measure_comm;
+    const void *arg;   /* the descriptor's arg */
+    char *point_error; /* MB_POINT_ERROR_LEN bytes: text written here by a benchmark's
+                        * run or op fails the point with that reason (mb_point_fail) */
 } mb_context_t;
 
+#define MB_POINT_ERROR_LEN 256
+
+/* What an axis means to the fits, the plots, predict and the report (docs/results.md). */
+typedef enum mb_role {
+    MB_ROLE_LABEL = 0,    /* categorical: each label is a series of its own */
+    MB_ROLE_MESSAGE_SIZE, /* d: bytes per message */
+    MB_ROLE_RANKS,        /* p: processes taking part */
+    MB_ROLE_THREADS,      /* threads taking part */
+    MB_ROLE_WORKING_SET,  /* bytes a memory benchmark cycles through */
+    MB_ROLE_COUNT,        /* any other number */
+} mb_role_t;
+
+/* The model family fitted to a benchmark's points (docs/results.md). */
+typedef enum mb_model {
+    MB_MODEL_NONE = 0,
+    MB_MODEL_LINEAR_PD, /* time = sum of fit.h's bases in p and d, with breaks in d */
+} mb_model_t;
+
 /* One axis of the parameter space. A numeric axis carries its unit in its name
- * ("size_bytes"); a categorical one lists its labels and stores the label's index. */
+ * ("size_bytes"); a categorical one (MB_ROLE_LABEL) lists its labels and stores the
+ * label's index. */
 typedef struct mb_dim {
     const char *name;
+    mb_role_t role;
     const char *const *labels; /* NULL-terminated, or NULL for a numeric axis */
 } mb_dim_t;
 
@@ -54,11 +77,13 @@ typedef struct mb_point {
     int64_t v[MB_MAX_DIMS];
 } mb_point_t;
 
-/* Which ranks measure. The NODE scopes use the ranks of node 0 (rank 0's node), which set
- * each point up together (e.g. an MPI-3 shared-memory window); other nodes' ranks sleep. */
+/* Which ranks measure a point; the measuring loop (measure.h) carries it out, and ranks
+ * with nothing to do wait without spinning. The node scopes use the ranks of node 0 (rank
+ * 0's node), which set each point up together (e.g. an MPI-3 shared-memory window). */
 typedef enum mb_scope {
-    MB_SCOPE_ROOT = 0,   /* rank 0 measures alone; the other ranks wait without spinning */
-    MB_SCOPE_NODE_EACH,  /* node 0's ranks measure one at a time, the others asleep */
+    MB_SCOPE_ONE = 0,    /* one representative (world rank 0) measures alone */
+    MB_SCOPE_SAMPLE_EACH, /* a bounded sample of node 0's ranks, one at a time (the "max over
+                           * processes" rows); the report names the ranks measured */
     MB_SCOPE_NODE_ALL,   /* node 0's ranks measure at the same time (contention) */
     MB_SCOPE_WORLD_ALL,  /* every rank measures at the same time */
     MB_SCOPE_PAIR_INTRA, /* world rank 0 and the next rank of its node, together */
@@ -72,6 +97,9 @@ typedef struct mb_bench {
     const char *summary;  /* one line for --list */
     const char *measures; /* exactly which interval is timed, and in what state */
     int min_ranks;        /* skipped (with the reason) when the run has fewer ranks */
+    const void *arg;      /* per-benchmark argument for a family sharing code (ctx->arg) */
+    mb_model_t model;     /* what the fits make of the points */
+    const char *loggp;    /* the LogGP term its small-message figure is ("L", "o_s", "o_r") */
     mb_scope_t scope;
     mb_scope_t (*scope_of)(const mb_point_t *pt); /* when the scope depends on the point */
     const mb_dim_t *dims;
@@ -79,12 +107,12 @@ typedef struct mb_bench {
     /* Fill at most max points from the config; return how many, or -1 with err set.
      * NULL: a single point with no parameters. */
     int (*points)(const mb_context_t *ctx, mb_point_t *points, size_t max, char *err, size_t errlen);
-    /* Prepare one point; return 0, or -1 with err set (the point is then skipped). */
+    /* Prepare one point; return 0, or -1 with err set (the point then fails with it). */
     int (*setup)(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err, size_t errlen);
     int ranks_dim;                 /* MB_SCOPE_FIRST_RANKS: the dimension holding p */
     mb_run_fn run;                 /* iters iterations of ops_per_iter operations */
     /* Or, instead of run, one operation timed per call with untimed hooks around it
-     * (harness_calls.h); headline says whose time the point reports. */
+     * (point_loop.h); headline says whose time the point reports. */
     mb_call_fn prepare, settle, op, finish;
     mb_headline_t headline;
     void (*teardown)(void *state);
@@ -94,8 +122,14 @@ typedef struct mb_bench {
     /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
     uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
     /* Extra figures derived from all points (e.g. loop overhead from 1 and 2 instances);
-     * NULL or returns a new JSON object merged into the benchmark's result. */
+     * a failed point's measurement has n == 0. NULL or returns a new JSON object merged
+     * into the benchmark's result. */
     json_t *(*derive)(const mb_point_t *pts, const mb_measurement_t *ms, size_t n);
 } mb_bench_t;
+
+/* Fail the point being measured with a reason (printf-style), from a benchmark's setup,
+ * run or op: ctx is the context its setup was given, which it may keep in its state. */
+void mb_point_fail(const mb_context_t *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

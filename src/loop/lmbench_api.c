@@ -52,7 +52,7 @@ void mb_lm_experiment_stop(mb_lm_experiment_t *e)
     mb_timing_t t = *e->timing;
     t.enough_ns = e->enough_ns;
     double elapsed = (double)(end - e->start_ns) - t.overhead_ns;
-    uint64_t next = mb_harness_resize(&t, e->iters, elapsed, &e->accepted);
+    uint64_t next = mb_loop_resize(&t, e->iters, elapsed, &e->accepted);
     if (e->accepted) {
         double usecs = (elapsed - (double)e->iters * t.loop_overhead_ns) / 1000.0;
         lm.n = e->iters;
@@ -79,7 +79,7 @@ void mb_lm_series_begin(mb_lm_series_t *s, int enough_us)
                                    .max_experiments = single ? 1 : LM_MAX_EXPERIMENTS,
                                    .ci_target = 0.02,
                                    .ops_per_iter = 1}};
-    size_t cap = mb_harness_max_experiments(&s->opts);
+    size_t cap = mb_loop_max_experiments(&s->opts);
     s->m.samples_ns = calloc(cap, sizeof *s->m.samples_ns);
     s->iters = calloc(cap, sizeof *s->iters);
     lm.in_series = true;
@@ -97,7 +97,7 @@ bool mb_lm_series_more(mb_lm_series_t *s)
         s->m.samples_ns[s->m.n++] = lm.usecs * 1000.0 / (double)lm.n;
         lm.n = 0;
     }
-    return mb_harness_want_more(&s->opts, &s->m, 0);
+    return mb_loop_want_more(&s->opts, &s->m, 0);
 }
 
 /* Save the experiment whose time per iteration is the median, as lmbench's BENCH does. */

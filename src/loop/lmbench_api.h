@@ -21,7 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "harness.h"
+#include "loop_rules.h"
 
 typedef uint64_t uint64;
 

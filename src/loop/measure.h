@@ -1,27 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* Measuring one benchmark: every point through the harness, in the benchmark's scope, and
- * its result as the JSON object of results.h. */
+/* Measuring one benchmark: every point through the point loop (point_loop.h), by the ranks
+ * its descriptor's scope names, and its record for results.json (docs/results.md). A point
+ * that fails is recorded with its reason and the benchmark goes on. */
 #ifndef MB_MEASURE_H
 #define MB_MEASURE_H
 
 #include <jansson.h>
 
 #include "bench.h"
+#include "measure_json.h"
 
 /* Why b cannot run in ctx (e.g. too few ranks), or NULL when it can. Same on every rank. */
 const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf, size_t len);
 
+/* Fill at most max points of b from the configuration (b->points with ctx->arg set to
+ * b->arg; one point with no parameters when b has no points function). Returns how many,
+ * or -1 with err set. */
+int mb_measure_points(const mb_bench_t *b, const mb_context_t *ctx, mb_point_t *pts, size_t max,
+                      char *err, size_t errlen);
+
 /* The result object of a benchmark that did not run. New reference. */
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
 
-/* Collective over ctx->comm: measure the npts points of b. On rank 0 returns the result
- * object (new reference); NULL on the other ranks. Progress goes to stderr from rank 0,
- * prefixed with `progress` (e.g. "[2/4]"). A point whose setup fails makes the whole
- * benchmark skipped with that reason. */
+/* Collective over ctx->comm: measure the npts points of b. On rank 0 returns the record
+ * (new reference; its "failed_points" counts the points that failed); NULL on the other
+ * ranks. Progress goes to stderr from rank 0, prefixed with `progress` (e.g. "[2/4]").
+ * MBSUITE_INJECT_FAILURE=NAME:INDEX (read on rank 0) makes point INDEX (from 0) of the
+ * benchmark NAME fail as if its measurement had failed, for tests. */
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress);
-
-/* The point's parameters as {"dim": value}, labels as strings. New reference. */
-json_t *mb_measure_params_json(const mb_bench_t *b, const mb_point_t *pt);
 
 #endif

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "harness.h"
+#include "loop_rules.h"
 #include "stats.h"
 
 /* Interleaved tries per iteration count in the jiggle test: the median of a few shrugs off
@@ -94,7 +94,7 @@ bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double i
 {
     mb_timing_t probe = {.clock = clk, .resolution_ns = resolution_ns, .enough_ns = interval_ns};
     uint64_t n = 1;
-    if (mb_harness_experiment(&probe, run, state, &n) < 0)
+    if (mb_loop_experiment(&probe, run, state, &n) < 0)
         return false;
 
     uint64_t counts[JIGGLE_STEPS];
@@ -167,8 +167,8 @@ double mb_timing_measure_loop_overhead(const mb_timing_t *t)
     uint64_t n1 = 1, n2 = 1;
     size_t good = 0;
     for (int i = 0; i < LOOP_OVERHEAD_TRIES; i++) {
-        double t1 = mb_harness_experiment(t, mb_timing_use_int_loop1, (void *)&sink, &n1);
-        double t2 = mb_harness_experiment(t, mb_timing_use_int_loop2, (void *)&sink, &n2);
+        double t1 = mb_loop_experiment(t, mb_timing_use_int_loop1, (void *)&sink, &n1);
+        double t2 = mb_loop_experiment(t, mb_timing_use_int_loop2, (void *)&sink, &n2);
         if (t1 > 0 && t2 > 0)
             est[good++] = 2.0 * t1 / (double)n1 - t2 / (double)n2;
     }

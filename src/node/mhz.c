@@ -10,7 +10,7 @@
 
 #include <gsl/gsl_fit.h>
 
-#include "harness.h"
+#include "loop_rules.h"
 #include "mhz_expr.h"
 
 /* Figure 2: the shortest expression is assumed to take fewer than this many ticks. */
@@ -259,7 +259,7 @@ static void mhz_keep_two_smallest(double v, double *min, double *next)
 static double mhz_experiment(const mb_timing_t *t, size_t k, mb_mhz_expr_state_t *st,
                              uint64_t *iters)
 {
-    double elapsed = mb_harness_experiment(t, mb_mhz_expr_fn[k], st, iters);
+    double elapsed = mb_loop_experiment(t, mb_mhz_expr_fn[k], st, iters);
     if (elapsed <= 0)
         return -1.0;
     double ns = elapsed / ((double)*iters * MB_MHZ_EXPR_REPS);

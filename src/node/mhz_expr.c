@@ -21,7 +21,7 @@
  * runs, but mhz figures from such a build mean nothing. */
 #include "mhz_expr.h"
 
-#include "harness.h"
+#include "loop_rules.h"
 
 #define MHZ_TEN(x) x x x x x x x x x x
 #define MHZ_HUNDRED(x) MHZ_TEN(MHZ_TEN(x))

@@ -141,9 +141,9 @@ static int driver_plan(const mb_context_t *ctx, const bool *selected, driver_pla
             continue;
         p->points = calloc(DRIVER_MAX_POINTS, sizeof *p->points);
         char err[512] = "";
-        int n = !p->points        ? -1
-                : p->bench->points ? p->bench->points(ctx, p->points, DRIVER_MAX_POINTS, err, sizeof err)
-                                   : 1;
+        int n = p->points ? mb_measure_points(p->bench, ctx, p->points, DRIVER_MAX_POINTS, err,
+                                              sizeof err)
+                          : -1;
         if (n < 0) {
             driver_error(ctx->rank, "%s", err[0] ? err : "out of memory");
             return -1;
@@ -401,11 +401,11 @@ static int driver_budget_report(mb_results_t *results, double budget_s, double b
     fprintf(stderr,
             "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
             "(at least %d); no size or process count was dropped\n",
-            budget_s, spent, trimmed, points, MB_HARNESS_BUDGET_FLOOR);
+            budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR);
     char err[512];
     json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:s}", "budget_s", budget_s, "spent_s", spent,
                           "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
-                          "min_experiments", MB_HARNESS_BUDGET_FLOOR, "how",
+                          "min_experiments", MB_LOOP_BUDGET_FLOOR, "how",
                           "repetitions trimmed per point (trimmed_by_budget), sizes and process "
                           "counts kept");
     if (mb_results_set_section(results, "time_budget", b, err, sizeof err) != 0) {

@@ -6,33 +6,54 @@
 #include <string.h>
 
 #define MB_BENCH(ident) extern const mb_bench_t mb_bench_##ident;
+#define MB_FAMILY(ident, n) extern const mb_bench_t mb_bench_##ident[n];
 #include "bench_list.def"
 #undef MB_BENCH
+#undef MB_FAMILY
 
-static const mb_bench_t *const registry_table[] = {
-#define MB_BENCH(ident) &mb_bench_##ident,
+/* Runs of consecutive descriptors: one for a benchmark, n for a family's table. */
+typedef struct registry_span {
+    const mb_bench_t *first;
+    size_t n;
+} registry_span_t;
+
+static const registry_span_t registry_spans[] = {
+#define MB_BENCH(ident) {&mb_bench_##ident, 1},
+#define MB_FAMILY(ident, n) {mb_bench_##ident, n},
 #include "bench_list.def"
 #undef MB_BENCH
+#undef MB_FAMILY
 };
 
-size_t mb_registry_count(void) { return MB_COUNT(registry_table); }
+size_t mb_registry_count(void)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < MB_COUNT(registry_spans); s++)
+        n += registry_spans[s].n;
+    return n;
+}
 
 const mb_bench_t *mb_registry_get(size_t i)
 {
-    return i < MB_COUNT(registry_table) ? registry_table[i] : NULL;
+    for (size_t s = 0; s < MB_COUNT(registry_spans); s++) {
+        if (i < registry_spans[s].n)
+            return &registry_spans[s].first[i];
+        i -= registry_spans[s].n;
+    }
+    return NULL;
 }
 
 const mb_bench_t *mb_registry_find(const char *name)
 {
-    for (size_t i = 0; i < MB_COUNT(registry_table); i++)
-        if (strcmp(registry_table[i]->name, name) == 0)
-            return registry_table[i];
+    for (size_t i = 0; i < mb_registry_count(); i++)
+        if (strcmp(mb_registry_get(i)->name, name) == 0)
+            return mb_registry_get(i);
     return NULL;
 }
 
 int mb_registry_select(const char *globs, bool *selected, char *err, size_t errlen)
 {
-    size_t n = MB_COUNT(registry_table);
+    size_t n = mb_registry_count();
     bool all = !globs || !*globs;
     for (size_t i = 0; i < n; i++)
         selected[i] = all;
@@ -50,7 +71,7 @@ int mb_registry_select(const char *globs, bool *selected, char *err, size_t errl
             g++;
         bool matched = false;
         for (size_t i = 0; i < n; i++)
-            if (fnmatch(g, registry_table[i]->name, 0) == 0)
+            if (fnmatch(g, mb_registry_get(i)->name, 0) == 0)
                 selected[i] = matched = true;
         if (!matched) {
             snprintf(err, errlen, "--only: '%s' matches no benchmark (see mbsuite --list)", g);
@@ -64,6 +85,6 @@ int mb_registry_select(const char *globs, bool *selected, char *err, size_t errl
 
 void mb_registry_print(FILE *f)
 {
-    for (size_t i = 0; i < MB_COUNT(registry_table); i++)
-        fprintf(f, "%-24s %s\n", registry_table[i]->name, registry_table[i]->summary);
+    for (size_t i = 0; i < mb_registry_count(); i++)
+        fprintf(f, "%-24s %s\n", mb_registry_get(i)->name, mb_registry_get(i)->summary);
 }

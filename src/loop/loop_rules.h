@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The timing harness (seed 000 section 6): auto-sized experiments, repeated until the
- * median is known well enough, with timing and loop overhead subtracted. Benchmarks never
- * read the clock themselves; they hand the harness a run(state, iters) loop. */
-#ifndef MB_HARNESS_H
-#define MB_HARNESS_H
+/* The rules of the point loop (seed 000 section 6), apart from the loop itself (point_loop.h):
+ * how an experiment's iteration count is sized (6.4), when a series of experiments has
+ * enough (6.5: minimum, CI target, cap, time budget), and its summary. Calibration (timing.h,
+ * mhz.h) sizes its intervals with the same rule. */
+#ifndef MB_LOOP_RULES_H
+#define MB_LOOP_RULES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -25,10 +26,11 @@ typedef struct mb_measure_opts {
     double ops_per_iter;         /* instances of the operation in one loop iteration (>= 1) */
     bool subtract_loop_overhead; /* subtract t->loop_overhead_ns per iteration */
     double time_limit_ns;        /* the point's share of --time-budget; 0: no limit */
+    double timeout_ns;           /* a point still unfinished after this long fails; 0: never */
 } mb_measure_opts_t;
 
 /* Fewest experiments a time budget may leave a point with: a median of three. */
-#define MB_HARNESS_BUDGET_FLOOR 3
+#define MB_LOOP_BUDGET_FLOOR 3
 
 typedef struct mb_measurement {
     double *samples_ns;      /* per operation, one per experiment (owned; free with mb_measurement_free) */
@@ -38,40 +40,47 @@ typedef struct mb_measurement {
     double ci_rel_halfwidth; /* of the median */
     bool ci_target_met;
     bool trimmed;            /* stopped by the time budget before the minimum or the CI target */
+    uint64_t late;           /* experiments discarded: a rank started late (loop_start.h) */
 } mb_measurement_t;
 
 /* The auto-sizing rule (seed 000 6.4) for an interval of elapsed_ns over n iterations:
  * sets *accepted when it lasts >= 95% of enough; otherwise returns the count to try next
  * (x10 while the interval is under 100 clock steps, else n x 1.1 x enough / elapsed), or
  * 0 when that would exceed 2^50 iterations (the loop does no work). */
-uint64_t mb_harness_resize(const mb_timing_t *t, uint64_t n, double elapsed_ns, bool *accepted);
+/* n scaled by factor, rounded up, within [1, 2^50]. */
+uint64_t mb_loop_scale(uint64_t n, double factor);
+
+uint64_t mb_loop_resize(const mb_timing_t *t, uint64_t n, double elapsed_ns, bool *accepted);
 
 /* One auto-sized experiment (seed 000 6.4). Starts from *iters (>= 1), multiplies it by 10
  * while the interval is meaningless (under 100 clock steps), else scales it by
  * 1.1 x enough / measured, until an interval lasts >= 95% of enough; *iters keeps the
  * count for the next experiment. Returns the accepted interval in ns with the timing
  * overhead subtracted, or -1 when the count would exceed 2^50 (the loop does no work). */
-double mb_harness_experiment(const mb_timing_t *t, mb_run_fn run, void *state, uint64_t *iters);
+double mb_loop_experiment(const mb_timing_t *t, mb_run_fn run, void *state, uint64_t *iters);
 
 /* The most experiments opts allows: max(min_experiments, max_experiments). */
-uint64_t mb_harness_max_experiments(const mb_measure_opts_t *opts);
+uint64_t mb_loop_max_experiments(const mb_measure_opts_t *opts);
 
 /* Fill m->stats, ci_rel_halfwidth and ci_target_met from m->samples_ns (n > 0).
  * Returns 0, or -1 when out of memory or a sample is NaN. */
-int mb_harness_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m);
+int mb_loop_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m);
+
+/* The stop rule without the budget: whether the series still needs an experiment (fewer
+ * than min_experiments, or the median's CI not within ci_target and fewer than
+ * max_experiments). Fills m->stats, ci_rel_halfwidth and ci_target_met when n >= min. */
+bool mb_loop_unsettled(const mb_measure_opts_t *opts, mb_measurement_t *m);
+
+/* Whether the time budget stops a series of n experiments after elapsed_ns: the point's
+ * share is spent and MB_LOOP_BUDGET_FLOOR experiments exist. */
+bool mb_loop_budget_spent(const mb_measure_opts_t *opts, size_t n, double elapsed_ns);
 
 /* Whether a series of per-operation samples needs another experiment after elapsed_ns
  * spent on the point: fewer than min_experiments, or the median's CI not yet within
  * ci_target and fewer than max_experiments; but no more once opts->time_limit_ns is spent
- * and MB_HARNESS_BUDGET_FLOOR exist (m->trimmed tells). Fills m->stats, ci_rel_halfwidth
+ * and MB_LOOP_BUDGET_FLOOR exist (m->trimmed tells). Fills m->stats, ci_rel_halfwidth
  * and ci_target_met from m->samples_ns whenever it answers no. */
-bool mb_harness_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m, double elapsed_ns);
-
-/* Repeated experiments on run: after warmup_ns of discarded experiments, min_experiments, then more until the median's CI meets
- * ci_target or max_experiments is reached. Returns 0, or -1 when an experiment failed
- * (out is then empty). */
-int mb_harness_measure(const mb_timing_t *t, const mb_measure_opts_t *opts, mb_run_fn run,
-                       void *state, mb_measurement_t *out);
+bool mb_loop_want_more(const mb_measure_opts_t *opts, mb_measurement_t *m, double elapsed_ns);
 
 void mb_measurement_free(mb_measurement_t *m);
 

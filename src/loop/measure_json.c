@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+#include "measure_json.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "mpi_util.h"
+
+const char *mb_measure_json_role(mb_role_t role)
+{
+    static const char *const names[] = {
+        [MB_ROLE_LABEL] = "label",     [MB_ROLE_MESSAGE_SIZE] = "message_size",
+        [MB_ROLE_RANKS] = "ranks",     [MB_ROLE_THREADS] = "threads",
+        [MB_ROLE_WORKING_SET] = "working_set", [MB_ROLE_COUNT] = "count",
+    };
+    return (unsigned)role < sizeof names / sizeof names[0] ? names[role] : "count";
+}
+
+/* How a per-call benchmark's figures come about, stated in the results. */
+static json_t *measure_json_scheme(const mb_bench_t *b, const mb_config_t *cfg)
+{
+    const mb_start_t *start = cfg->mpi_sync == MB_SYNC_WINDOW ? &mb_start_window : &mb_start_barrier;
+    return json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s}", "timed", b->measures, "synchronisation", start->describe,
+        "sync", start->name, "headline",
+        b->headline == MB_HEADLINE_MAX
+            ? "per call, the slowest rank's time from its own start to its return (time to "
+              "completion); mean over an experiment's calls; median over experiments"
+            : "the time on rank 0 of the measuring ranks (the measured side); mean over an "
+              "experiment's calls; median over experiments",
+        "over_ranks",
+        "avg_ns: per call the mean over ranks (as OSU and IMB report); max_ns: per call the "
+        "slowest rank; entry_skew_ns: per call the latest minus the earliest start on "
+        "offset-corrected clocks; each a median over experiments",
+        "buffers", cfg->mpi_buffers == MB_BUFFERS_COLD ? "cold" : "warm");
+}
+
+json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
+{
+    json_t *params = json_array(), *axes = json_array();
+    for (size_t d = 0; d < b->ndims; d++) {
+        const mb_dim_t *dim = &b->dims[d];
+        json_array_append_new(params, json_string(dim->name));
+        json_t *axis = json_pack("{s:s, s:s}", "name", dim->name, "role",
+                                 mb_measure_json_role(dim->labels ? MB_ROLE_LABEL : dim->role));
+        if (dim->labels) {
+            json_t *labels = json_array();
+            for (const char *const *l = dim->labels; *l; l++)
+                json_array_append_new(labels, json_string(*l));
+            json_object_set_new(axis, "labels", labels);
+        }
+        json_array_append_new(axes, axis);
+    }
+    json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:s?, s:s?, s:[], s:i, s:n}",
+                          "name", b->name, "group", b->group, "summary", b->summary, "measures",
+                          b->measures, "unit", "ns", "statistic",
+                          b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params,
+                          "axes", axes, "model",
+                          b->model == MB_MODEL_LINEAR_PD ? "linear_pd" : NULL, "loggp",
+                          b->loggp, "points", "failed_points", 0, "skipped");
+    if (b->op && cfg)
+        json_object_set_new(j, "scheme", measure_json_scheme(b, cfg));
+    return j;
+}
+
+json_t *mb_measure_params_json(const mb_bench_t *b, const mb_point_t *pt)
+{
+    json_t *p = json_object();
+    for (size_t d = 0; d < b->ndims; d++) {
+        const mb_dim_t *dim = &b->dims[d];
+        json_object_set_new(p, dim->name, dim->labels ? json_string(dim->labels[pt->v[d]])
+                                                      : json_integer(pt->v[d]));
+    }
+    return p;
+}
+
+void mb_measure_params_text(const mb_bench_t *b, const mb_point_t *pt, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t d = 0; d < b->ndims && used < len; d++) {
+        const mb_dim_t *dim = &b->dims[d];
+        if (dim->labels)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", d ? " " : "", dim->name,
+                                     dim->labels[pt->v[d]]);
+        else
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", d ? " " : "",
+                                     dim->name, (long long)pt->v[d]);
+    }
+}
+
+json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
+                              const mb_measurement_t *m)
+{
+    const mb_stats_t *s = &m->stats;
+    json_t *j = json_pack("{s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:[f,f], s:f, s:b, s:I}",
+                          "params", mb_measure_params_json(b, pt), "status", "ok", "n",
+                          (json_int_t)s->n, "min", s->min, "median", s->median, "mean", s->mean,
+                          "max", s->max, "stddev", s->stddev, "p90", s->p90, "p99", s->p99,
+                          "ci95", s->ci95_lo, s->ci95_hi, "ci95_rel_halfwidth",
+                          isfinite(m->ci_rel_halfwidth) ? m->ci_rel_halfwidth : -1.0,
+                          "ci_target_met", m->ci_target_met, "iterations", (json_int_t)m->iters);
+    /* Marked, not dropped: the user decides what a wide interval is worth. */
+    json_object_set_new(j, "ci_too_wide",
+                        json_boolean(!isfinite(m->ci_rel_halfwidth) ||
+                                     m->ci_rel_halfwidth > ctx->config->run_ci_wide));
+    if (m->trimmed)
+        json_object_set_new(j, "trimmed_by_budget", json_true());
+    if (m->late)
+        json_object_set_new(j, "late_starts", json_integer((json_int_t)m->late));
+    double bytes = b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
+    /* A 0-byte message has a latency, not a bandwidth; a call timed below the clock's
+     * resolution (an experiment's mean of 0) has no rate worth printing. */
+    if (bytes > 0 && s->min > 0 && s->ci95_lo > 0) {
+        /* Time and rate are reciprocal: the fastest time is the best rate. */
+        json_object_set_new(j, "bytes_per_op", json_integer((json_int_t)bytes));
+        json_object_set_new(j, "bandwidth_bytes_per_s",
+                            json_pack("{s:f, s:f, s:f, s:[f,f]}", "median", bytes / s->median * 1e9,
+                                      "best", bytes / s->min * 1e9, "worst", bytes / s->max * 1e9,
+                                      "ci95", bytes / s->ci95_hi * 1e9, bytes / s->ci95_lo * 1e9));
+    }
+    return j;
+}
+
+json_t *mb_measure_json_failed(const mb_bench_t *b, const mb_point_t *pt, const char *reason)
+{
+    return json_pack("{s:o, s:s, s:s}", "params", mb_measure_params_json(b, pt), "status",
+                     "failed", "reason", reason);
+}
+
+json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
+                                   const mb_measurement_t *m)
+{
+    json_t *mine = measured ? json_pack("{s:i, s:f, s:b}", "rank", world_rank, "median",
+                                        m->stats.median, "ci_target_met", m->ci_target_met)
+                            : json_null();
+    json_t *all = mb_mpi_gather_json(comm, mine);
+    json_decref(mine);
+    if (!all)
+        return NULL;
+    double sum = 0, max = 0;
+    int max_rank = -1;
+    size_t i, n = 0;
+    json_t *rec;
+    json_t *per_rank = json_array(), *ranks = json_array();
+    json_array_foreach(all, i, rec) {
+        if (!json_is_object(rec))
+            continue;
+        double v = json_number_value(json_object_get(rec, "median"));
+        sum += v;
+        n++;
+        if (max_rank < 0 || v > max) {
+            max = v;
+            max_rank = (int)json_integer_value(json_object_get(rec, "rank"));
+        }
+        json_array_append(per_rank, json_object_get(rec, "median"));
+        json_array_append(ranks, json_object_get(rec, "rank"));
+    }
+    json_t *over = json_pack("{s:I, s:f, s:f, s:i, s:o, s:o}", "ranks", (json_int_t)n, "avg_ns",
+                             n ? sum / (double)n : 0.0, "max_ns", max, "max_rank", max_rank,
+                             "measured_ranks", ranks, "median_per_rank_ns", per_rank);
+    json_decref(all);
+    return over;
+}
