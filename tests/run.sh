@@ -62,15 +62,23 @@ export ASAN_OPTIONS=detect_leaks=0
 # --- the registry lists every descriptor defined in the tree ---
 # The descriptors the library defines, from its symbol table (a macro may define several).
 defined=$(nm -g --defined-only "$BUILD/libmbsuite.a" | awk '$2 ~ /^[DR]$/ && $3 ~ /^mb_bench_/ { sub(/^mb_bench_/, "", $3); print $3 }' | sort)
-listed=$(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\((.*)\)/\1/' | sort)
+listed=$(grep -oE '^MB_(BENCH|FAMILY)\([a-z0-9_]+' src/run/bench_list.def | sed -E 's/MB_[A-Z]+\(//' | sort)
 if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"; else
     echo "defined: $defined" >"$TMP/reg"; echo "listed: $listed" >>"$TMP/reg"
     fail "bench_list.def lists every descriptor" "$TMP/reg"; fi
 
+# --- the point loop on simulated clocks, every rank in step ---
+for np in 2 4; do
+    expect "point loop on simulated clocks at -np $np" 0 'PASSED .* 14 test' -- \
+        timeout 300 $MPIRUN -np "$np" "$BUILD/tests/test_point_loop"
+done
+
 # --- command line ---
 expect "--help prints usage" 0 '^usage: mpirun -np N mbsuite' -- "$EXE" --help
 expect "--version prints the version" 0 '^mbsuite [0-9]+\.[0-9]+\.[0-9]+$' -- "$EXE" --version
-for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
+# Names from bench_list.def's lines and, for families' tables, the names written out in them.
+for b in $( (grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'
+             grep -hoE '\.name = "[a-z]+\.[a-z0-9_]+"' mpi/*.c shm/*.c src/bench/*.c | sed -E 's/.*"(.*)"/\1/') | sort -u); do
     expect "--list shows $b" 0 "^$b " -- "$EXE" --list
 done
 expect "an unknown option is refused" 2 "unknown option '--bogus'" -- "$EXE" --bogus
@@ -100,7 +108,7 @@ expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
     $MPIRUN -np 2 "$EXE" --config config/quick.ini --out "$TMP/quick"
 expect_benches=""
-for b in $(grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'); do
+for b in $("$EXE" --list | awk '{ print $1 }'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
 # shellcheck disable=SC2086

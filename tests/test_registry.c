@@ -33,6 +33,19 @@ static void test_descriptors_are_complete(void **unused)
         assert_true(b->ndims == 0 || b->dims != NULL);
         for (size_t j = 0; j < i; j++)
             assert_string_not_equal(b->name, mb_registry_get(j)->name);
+        /* Every axis says what it means: a numeric one is never a label. */
+        bool has_d = false, has_p = false;
+        for (size_t d = 0; d < b->ndims; d++) {
+            const mb_dim_t *dim = &b->dims[d];
+            assert_true(dim->labels ? dim->role == MB_ROLE_LABEL : dim->role != MB_ROLE_LABEL);
+            has_d |= dim->role == MB_ROLE_MESSAGE_SIZE;
+            has_p |= dim->role == MB_ROLE_RANKS;
+        }
+        /* A fitted model needs a d or a p to fit in. */
+        if (b->model == MB_MODEL_LINEAR_PD)
+            assert_true(has_d || has_p);
+        if (b->scope == MB_SCOPE_FIRST_RANKS && !b->scope_of)
+            assert_int_equal(b->dims[b->ranks_dim].role, MB_ROLE_RANKS);
         assert_ptr_equal(mb_registry_find(b->name), b);
     }
     assert_null(mb_registry_find("no.such"));
@@ -90,13 +103,84 @@ static void test_params_json(void **unused)
 {
     (void)unused;
     static const char *const labels[] = {"warm", "cold", NULL};
-    const mb_dim_t dims[] = {{.name = "size_bytes"}, {.name = "cache", .labels = labels}};
+    const mb_dim_t dims[] = {{.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE},
+                             {.name = "cache", .labels = labels}};
     mb_bench_t b = {.name = "t.p", .group = "t", .dims = dims, .ndims = 2};
     mb_point_t pt = {.v = {4096, 1}};
     json_t *p = mb_measure_params_json(&b, &pt);
     assert_int_equal(json_integer_value(json_object_get(p, "size_bytes")), 4096);
     assert_string_equal(json_string_value(json_object_get(p, "cache")), "cold");
     json_decref(p);
+}
+
+/* The record's header carries each axis's role, the model and the LogGP term. */
+static void test_header_carries_roles(void **unused)
+{
+    (void)unused;
+    static const char *const labels[] = {"intra", "inter", NULL};
+    const mb_dim_t dims[] = {{.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE},
+                             {.name = "pair", .labels = labels}};
+    mb_bench_t b = {.name = "t.p", .group = "t", .dims = dims, .ndims = 2,
+                    .model = MB_MODEL_LINEAR_PD, .loggp = "L"};
+    json_t *j = mb_measure_json_header(&b, NULL);
+    const json_t *axes = json_object_get(j, "axes");
+    assert_int_equal(json_array_size(axes), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(axes, 0), "role")),
+                        "message_size");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(axes, 1), "role")), "label");
+    assert_int_equal(json_array_size(json_object_get(json_array_get(axes, 1), "labels")), 2);
+    assert_string_equal(json_string_value(json_object_get(j, "model")), "linear_pd");
+    assert_string_equal(json_string_value(json_object_get(j, "loggp")), "L");
+    assert_int_equal(json_integer_value(json_object_get(j, "failed_points")), 0);
+    json_decref(j);
+    b.model = MB_MODEL_NONE;
+    b.loggp = NULL;
+    j = mb_measure_json_header(&b, NULL);
+    assert_true(json_is_null(json_object_get(j, "model")));
+    assert_true(json_is_null(json_object_get(j, "loggp")));
+    json_decref(j);
+}
+
+/* A failed point is recorded with its reason and no statistics. */
+static void test_failed_point_json(void **unused)
+{
+    (void)unused;
+    const mb_dim_t dims[] = {{.name = "ranks", .role = MB_ROLE_RANKS}};
+    mb_bench_t b = {.name = "t.f", .group = "t", .dims = dims, .ndims = 1};
+    mb_point_t pt = {.v = {4}};
+    json_t *j = mb_measure_json_failed(&b, &pt, "setup: out of memory");
+    assert_string_equal(json_string_value(json_object_get(j, "status")), "failed");
+    assert_string_equal(json_string_value(json_object_get(j, "reason")), "setup: out of memory");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "params"), "ranks")), 4);
+    assert_null(json_object_get(j, "median"));
+    json_decref(j);
+}
+
+/* A family's entries share code and differ by their argument, which reaches points(). */
+static int arg_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err, size_t len)
+{
+    (void)err;
+    (void)len;
+    int n = *(const int *)ctx->arg;
+    for (int i = 0; i < n && (size_t)i < max; i++)
+        pts[i].v[0] = i;
+    return n;
+}
+
+static void test_family_arg_reaches_points(void **unused)
+{
+    (void)unused;
+    static const int three = 3, five = 5;
+    const mb_bench_t family[] = {{.name = "t.a", .points = arg_points, .arg = &three},
+                                 {.name = "t.b", .points = arg_points, .arg = &five}};
+    mb_context_t ctx = {.size = 1};
+    mb_point_t pts[8];
+    char err[64];
+    assert_int_equal(mb_measure_points(&family[0], &ctx, pts, 8, err, sizeof err), 3);
+    assert_int_equal(mb_measure_points(&family[1], &ctx, pts, 8, err, sizeof err), 5);
+    assert_null(ctx.arg);
+    const mb_bench_t single = {.name = "t.c"};
+    assert_int_equal(mb_measure_points(&single, &ctx, pts, 8, err, sizeof err), 1);
 }
 
 int main(void)
@@ -106,6 +190,9 @@ int main(void)
         cmocka_unit_test(test_select_globs),
         cmocka_unit_test(test_skip_reason_names_the_need),
         cmocka_unit_test(test_params_json),
+        cmocka_unit_test(test_header_carries_roles),
+        cmocka_unit_test(test_failed_point_json),
+        cmocka_unit_test(test_family_arg_reaches_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

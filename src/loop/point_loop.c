@@ -303,6 +303,8 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
         else if (e.sizing_ns > 1.2 * t->enough_ns)
             /* An interval well past enough wastes time: start the next one nearer to it. */
             iters = mb_loop_scale(iters, 1.1 * t->enough_ns / e.sizing_ns);
+        if (L.grain == MB_GRAIN_CALL && iters < L.start->min_intervals)
+            iters = L.start->min_intervals;
         if (keep && (!d[LOOP_WANT] || d[LOOP_BUDGET])) {
             out->headline.trimmed = out->own.trimmed = d[LOOP_BUDGET] && d[LOOP_WANT];
             break;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The timing harness against a simulated clock of known resolution: time advances only
- * when the clock is read (read_cost_ns) or the simulated loop runs (op_ns per iteration,
- * with optional noise), so every figure the harness derives has a known answer. */
+/* Start-up calibration (timing.h) and the sizing rule (loop_rules.h) against a simulated
+ * clock of known resolution (tests/lib/sim_clock.h). The point loop: test_point_loop.c. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,40 +11,8 @@
 #include <cmocka.h>
 
 #include "loop_rules.h"
+#include "sim_clock.h"
 #include "timing.h"
-
-typedef struct sim {
-    double now_ns;        /* true time */
-    double resolution_ns; /* readings are multiples of this */
-    double read_cost_ns;  /* each read advances true time by this */
-    double op_ns;         /* one loop iteration */
-    double noise;         /* each run's duration is scaled by 1 + noise * U(-1, 1) */
-    uint64_t runs;
-    unsigned seed;
-} sim_t;
-
-static uint64_t sim_now(void *state)
-{
-    sim_t *s = state;
-    s->now_ns += s->read_cost_ns;
-    return (uint64_t)(floor(s->now_ns / s->resolution_ns) * s->resolution_ns);
-}
-
-static double sim_res(void *state) { return ((sim_t *)state)->resolution_ns; }
-
-static void sim_run(void *state, uint64_t iters)
-{
-    sim_t *s = state;
-    double jitter = s->noise ? s->noise * (2.0 * rand_r(&s->seed) / RAND_MAX - 1.0) : 0.0;
-    s->now_ns += (double)iters * s->op_ns * (1.0 + jitter);
-    s->runs++;
-}
-
-static mb_clock_t sim_clock(sim_t *s)
-{
-    return (mb_clock_t){.name = "simulated", .config_name = "sim", .now_ns = sim_now,
-                        .nominal_resolution_ns = sim_res, .state = s};
-}
 
 static void test_resolution_is_the_tick(void **unused)
 {
@@ -151,75 +118,6 @@ static void test_interval_ok_detects_a_coarse_clock(void **unused)
     assert_true(mb_timing_interval_ok(&clk, 100000, 100e6, sim_run, &s));
 }
 
-static void test_measure_quiet_stops_at_minimum(void **unused)
-{
-    (void)unused;
-    sim_t s = {.resolution_ns = 1, .op_ns = 5};
-    mb_clock_t clk = sim_clock(&s);
-    mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5, .loop_overhead_ns = 1};
-    mb_measure_opts_t opts = {.min_experiments = 11, .max_experiments = 51, .ci_target = 0.02,
-                              .ops_per_iter = 2, .subtract_loop_overhead = true};
-    mb_measurement_t m;
-    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, 11);
-    assert_true(m.ci_target_met);
-    /* (5 ns per iteration - 1 ns loop overhead) / 2 operations per iteration. */
-    assert_float_equal(m.stats.median, 2.0, 0.01);
-    mb_measurement_free(&m);
-}
-
-static void test_measure_noisy_runs_to_the_cap(void **unused)
-{
-    (void)unused;
-    sim_t s = {.resolution_ns = 1, .op_ns = 5, .noise = 0.3, .seed = 7};
-    mb_clock_t clk = sim_clock(&s);
-    mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_measure_opts_t opts = {.min_experiments = 11, .max_experiments = 21, .ci_target = 0.001};
-    mb_measurement_t m;
-    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, 21);
-    assert_false(m.ci_target_met);
-    assert_true(m.stats.min >= 5 * 0.7 - 0.01 && m.stats.max <= 5 * 1.3 + 0.01);
-    mb_measurement_free(&m);
-}
-
-static void test_measure_noisy_but_loose_target_stops_early(void **unused)
-{
-    (void)unused;
-    sim_t s = {.resolution_ns = 1, .op_ns = 5, .noise = 0.01, .seed = 3};
-    mb_clock_t clk = sim_clock(&s);
-    mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_measure_opts_t opts = {.min_experiments = 11, .max_experiments = 51, .ci_target = 0.05};
-    mb_measurement_t m;
-    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, 11);
-    assert_true(m.ci_target_met);
-    mb_measurement_free(&m);
-}
-
-/* --time-budget: a spent budget leaves a median of three and says it was trimmed; a
- * generous one changes nothing. */
-static void test_measure_budget_trims_repetitions(void **unused)
-{
-    (void)unused;
-    sim_t s = {.resolution_ns = 1, .op_ns = 5};
-    mb_clock_t clk = sim_clock(&s);
-    mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_measure_opts_t opts = {.min_experiments = 11, .max_experiments = 51, .ci_target = 0.02,
-                              .time_limit_ns = 1};
-    mb_measurement_t m;
-    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, MB_LOOP_BUDGET_FLOOR);
-    assert_true(m.trimmed);
-    assert_float_equal(m.stats.median, 5.0, 0.01);
-    mb_measurement_free(&m);
-    opts.time_limit_ns = 1e12;
-    assert_int_equal(mb_harness_measure(&t, &opts, sim_run, &s, &m), 0);
-    assert_int_equal(m.n, 11);
-    assert_false(m.trimmed);
-    mb_measurement_free(&m);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,10 +129,6 @@ int main(void)
         cmocka_unit_test(test_enough_from_resolution),
         cmocka_unit_test(test_enough_falls_back_when_noisy),
         cmocka_unit_test(test_interval_ok_detects_a_coarse_clock),
-        cmocka_unit_test(test_measure_quiet_stops_at_minimum),
-        cmocka_unit_test(test_measure_noisy_runs_to_the_cap),
-        cmocka_unit_test(test_measure_noisy_but_loose_target_stops_early),
-        cmocka_unit_test(test_measure_budget_trims_repetitions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
