@@ -14,6 +14,7 @@
 
 #include "mpi_util.h"
 #include "pointer_chase.h"
+#include "rank_place.h"
 #include "sysinfo.h"
 
 #define HOWELL_LINE 64
@@ -66,53 +67,21 @@ int mb_howell_peer(const int *numa, int n, int me, const uint64_t *dist, int nnu
     return best >= 0 ? best : nearest;
 }
 
-/* This rank's NUMA node (logical index) from its binding; 0 when unknown. */
-static int howell_my_numa(hwloc_topology_t topo)
-{
-    int idx = 0;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
-        hwloc_obj_t numa = NULL;
-        while ((numa = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, numa)) != NULL) {
-            if (hwloc_bitmap_intersects(numa->cpuset, set)) {
-                idx = (int)numa->logical_index;
-                break;
-            }
-        }
-    }
-    hwloc_bitmap_free(set);
-    return idx;
-}
-
-/* Collective over the node: the rank whose segment this rank reads as its (far) neighbour. */
+/* Collective over the node: the rank whose segment this rank reads as its (far) neighbour,
+ * from every rank's binding and hwloc's NUMA latency matrix where the platform gives one. */
 static int howell_neighbour(const mb_context_t *ctx, MPI_Comm comm, bool far)
 {
-    int me, n;
+    int me, n, nnuma;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
-    MB_MPI_CHECK(MPI_Comm_size(comm, &n));
-    int *numa = calloc((size_t)n, sizeof *numa), mine = howell_my_numa(ctx->topology);
+    hwloc_bitmap_t *bindings = mb_rank_place_gather(ctx->topology, comm, &n);
+    int *numa = calloc((size_t)n, sizeof *numa);
     if (!numa)
         mb_mpi_fail("calloc in howell_neighbour", MPI_ERR_NO_MEM, __FILE__, __LINE__);
-    MB_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT, numa, 1, MPI_INT, comm));
-
-    /* hwloc's NUMA latency matrix, where the platform provides one. */
-    struct hwloc_distances_s *d = NULL;
-    unsigned nr = 1;
-    uint64_t *dist = NULL;
-    int nnuma = 0;
-    if (hwloc_distances_get_by_type(ctx->topology, HWLOC_OBJ_NUMANODE, &nr, &d,
-                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) == 0 && nr == 1) {
-        nnuma = (int)d->nbobjs;
-        dist = malloc((size_t)nnuma * (size_t)nnuma * sizeof *dist);
-        for (int a = 0; dist && a < nnuma; a++)
-            for (int b = 0; b < nnuma; b++)
-                dist[(size_t)d->objs[a]->logical_index * (size_t)nnuma + d->objs[b]->logical_index] =
-                    d->values[(size_t)a * (size_t)nnuma + (size_t)b];
-        hwloc_distances_release(ctx->topology, d);
-    }
+    uint64_t *dist = mb_rank_place_peer_inputs(ctx->topology, bindings, n, numa, &nnuma);
     int peer = mb_howell_peer(numa, n, me, dist, nnuma, far);
     free(dist);
     free(numa);
+    mb_rank_place_free(bindings, n);
     return peer;
 }
 
