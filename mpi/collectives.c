@@ -26,6 +26,7 @@ typedef enum coll_kind {
 } coll_kind_t;
 
 typedef struct coll_state {
+    const mb_context_t *ctx; /* the point's, for MB_OP_MPI */
     coll_kind_t kind;
     MPI_Comm comm;
     int me, p;
@@ -42,10 +43,8 @@ static int coll_blocks(coll_kind_t kind, int p)
     case COLL_ALLGATHER:
     case COLL_SCATTER:
     case COLL_ALLTOALL:
-    case COLL_REDUCE_SCATTER:
-        return p;
-    default:
-        return 1;
+    case COLL_REDUCE_SCATTER: return p;
+    default: return 1;
     }
 }
 
@@ -75,16 +74,28 @@ static void coll_call(coll_state_t *s, char *sb, char *rb)
 {
     int d = s->bytes, n = d / (int)sizeof(double);
     switch (s->kind) {
-    case COLL_BARRIER: MPI_Barrier(s->comm); break;
-    case COLL_BCAST: MPI_Bcast(sb, d, MPI_BYTE, 0, s->comm); break;
-    case COLL_REDUCE: MPI_Reduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, 0, s->comm); break;
-    case COLL_ALLREDUCE: MPI_Allreduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, s->comm); break;
-    case COLL_GATHER: MPI_Gather(sb, d, MPI_BYTE, rb, d, MPI_BYTE, 0, s->comm); break;
-    case COLL_ALLGATHER: MPI_Allgather(sb, d, MPI_BYTE, rb, d, MPI_BYTE, s->comm); break;
-    case COLL_SCATTER: MPI_Scatter(sb, d, MPI_BYTE, rb, d, MPI_BYTE, 0, s->comm); break;
-    case COLL_ALLTOALL: MPI_Alltoall(sb, d, MPI_BYTE, rb, d, MPI_BYTE, s->comm); break;
+    case COLL_BARRIER: MB_OP_MPI(s->ctx, MPI_Barrier(s->comm)); break;
+    case COLL_BCAST: MB_OP_MPI(s->ctx, MPI_Bcast(sb, d, MPI_BYTE, 0, s->comm)); break;
+    case COLL_REDUCE:
+        MB_OP_MPI(s->ctx, MPI_Reduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, 0, s->comm));
+        break;
+    case COLL_ALLREDUCE:
+        MB_OP_MPI(s->ctx, MPI_Allreduce(sb, rb, n, MPI_DOUBLE, MPI_SUM, s->comm));
+        break;
+    case COLL_GATHER:
+        MB_OP_MPI(s->ctx, MPI_Gather(sb, d, MPI_BYTE, rb, d, MPI_BYTE, 0, s->comm));
+        break;
+    case COLL_ALLGATHER:
+        MB_OP_MPI(s->ctx, MPI_Allgather(sb, d, MPI_BYTE, rb, d, MPI_BYTE, s->comm));
+        break;
+    case COLL_SCATTER:
+        MB_OP_MPI(s->ctx, MPI_Scatter(sb, d, MPI_BYTE, rb, d, MPI_BYTE, 0, s->comm));
+        break;
+    case COLL_ALLTOALL:
+        MB_OP_MPI(s->ctx, MPI_Alltoall(sb, d, MPI_BYTE, rb, d, MPI_BYTE, s->comm));
+        break;
     case COLL_REDUCE_SCATTER:
-        MPI_Reduce_scatter_block(sb, rb, n, MPI_DOUBLE, MPI_SUM, s->comm);
+        MB_OP_MPI(s->ctx, MPI_Reduce_scatter_block(sb, rb, n, MPI_DOUBLE, MPI_SUM, s->comm));
         break;
     }
 }
@@ -124,9 +135,7 @@ static bool coll_check(coll_state_t *s)
     char *sb = mb_msgbuf_first(&s->sbuf), *rb = mb_msgbuf_first(&s->rbuf);
     memset(rb, 0, d * (size_t)coll_blocks(s->kind, p));
     switch (s->kind) {
-    case COLL_BARRIER:
-        coll_call(s, sb, rb);
-        return true;
+    case COLL_BARRIER: coll_call(s, sb, rb); return true;
     case COLL_BCAST:
         if (me == 0)
             mb_message_fill(sb, d, 1000);
@@ -179,6 +188,7 @@ static int coll_setup(const mb_context_t *ctx, const mb_point_t *pt, void **stat
         return -1;
     }
     coll_kind_t kind = *(const coll_kind_t *)ctx->arg;
+    s->ctx = ctx;
     s->kind = kind;
     s->comm = ctx->measure_comm;
     MB_MPI_CHECK(MPI_Comm_rank(s->comm, &s->me));
@@ -230,17 +240,17 @@ static int barrier_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, 
     return n < 0 ? n : kept;
 }
 
-#define COLL_MEASURES_TAIL                                                                    \
-    ", from the synchronisation of the p ranks ([mpi] sync) until it returns, on every rank; " \
+#define COLL_MEASURES_TAIL                                                                         \
+    ", from the synchronisation of the p ranks ([mpi] sync) until it returns, on every rank; "     \
     "headline: the slowest rank"
 
 /* What every collective shares: the first p ranks, per-call timing, the slowest rank. */
-#define COLL_COMMON                                                                           \
-    .group = "mpi", .min_ranks = 2, .scope = MB_SCOPE_FIRST_RANKS, .model = MB_MODEL_LINEAR_PD, \
-    .setup = coll_setup, .teardown = coll_teardown, .prepare = coll_prepare, .op = coll_op,  \
+#define COLL_COMMON                                                                                \
+    .group = "mpi", .min_ranks = 2, .scope = MB_SCOPE_FIRST_RANKS, .model = MB_MODEL_LINEAR_PD,    \
+    .setup = coll_setup, .teardown = coll_teardown, .prepare = coll_prepare, .op = coll_op,        \
     .headline = MB_HEADLINE_MAX
 /* ... and all but the barrier: the sweep over d and p. */
-#define COLL_SWEEP                                                                            \
+#define COLL_SWEEP                                                                                 \
     COLL_COMMON, .dims = mb_message_coll_dims, .ndims = 2, .ranks_dim = 1, .points = coll_points
 
 static const coll_kind_t coll_barrier = COLL_BARRIER, coll_bcast = COLL_BCAST,
@@ -287,6 +297,6 @@ const mb_bench_t mb_bench_mpi_collectives[COLL_FAMILY_SIZE_mpi_collectives] = {
      .measures = "each rank's MPI_Alltoall of d bytes per pair of ranks" COLL_MEASURES_TAIL},
     {COLL_SWEEP, .name = "mpi.reduce_scatter", .arg = &coll_reduce_scatter,
      .summary = "sum of p blocks of d bytes of doubles, block i onto rank i",
-     .measures = "each rank's MPI_Reduce_scatter_block (MPI_SUM, d/8 doubles per rank)"
-                 COLL_MEASURES_TAIL},
+     .measures =
+         "each rank's MPI_Reduce_scatter_block (MPI_SUM, d/8 doubles per rank)" COLL_MEASURES_TAIL},
 };

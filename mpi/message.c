@@ -159,3 +159,14 @@ bool mb_message_ok(const char *buf, size_t bytes, int who)
             return false;
     return true;
 }
+
+void mb_message_op_check(const mb_context_t *ctx, int rc, const char *call)
+{
+    if (rc == MPI_SUCCESS)
+        return;
+    char words[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, words, &len);
+    int name = (int)strcspn(call, "(");
+    mb_point_fail(ctx, "%.*s failed: %s", name, call, words);
+}

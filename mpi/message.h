@@ -49,6 +49,12 @@ char *mb_msgbuf_next(mb_msgbuf_t *b);
 static inline char *mb_msgbuf_first(mb_msgbuf_t *b) { return b->base; }
 void mb_msgbuf_free(mb_msgbuf_t *b);
 
+/* An MPI call inside a measured operation or its hooks: an error fails the point, with the
+ * call's name and MPI's words, and the run goes on (the measuring ranks' communicator
+ * returns errors while a point is measured). One compare in the timed path. */
+#define MB_OP_MPI(ctx, call) mb_message_op_check((ctx), (call), #call)
+void mb_message_op_check(const mb_context_t *ctx, int rc, const char *call);
+
 /* Fill bytes with a pattern that depends on who sent it and the size; check it. */
 void mb_message_fill(char *buf, size_t bytes, int who);
 bool mb_message_ok(const char *buf, size_t bytes, int who);

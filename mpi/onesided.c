@@ -12,8 +12,8 @@ static void put_op(void *state)
     mb_pair_t *s = state;
     if (s->me != 0)
         return;
-    MPI_Put(s->cur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win);
-    MPI_Win_flush(1, s->win);
+    MB_OP_MPI(s->ctx, MPI_Put(s->cur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
+    MB_OP_MPI(s->ctx, MPI_Win_flush(1, s->win));
 }
 
 static void get_op(void *state)
@@ -21,8 +21,8 @@ static void get_op(void *state)
     mb_pair_t *s = state;
     if (s->me != 0)
         return;
-    MPI_Get(s->cur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win);
-    MPI_Win_flush(1, s->win);
+    MB_OP_MPI(s->ctx, MPI_Get(s->cur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
+    MB_OP_MPI(s->ctx, MPI_Win_flush(1, s->win));
 }
 
 MB_PAIR_BENCH(put, "one-sided put completed at the target (MPI-3, passive target)",

@@ -49,6 +49,7 @@ int mb_pair_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, c
         return -1;
     }
     s->win = MPI_WIN_NULL;
+    s->ctx = ctx;
     s->comm = ctx->measure_comm;
     s->bytes = (int)pt->v[0];
     s->clock = ctx->timing->clock;

@@ -9,6 +9,7 @@
 #include "message.h"
 
 typedef struct mb_pair {
+    const mb_context_t *ctx; /* the point's, for MB_OP_MPI */
     MPI_Comm comm;
     int me, peer;
     int bytes;

@@ -13,11 +13,11 @@ static void pingpong_run(void *state, uint64_t iters)
     for (uint64_t i = iters; i > 0; i--) {
         char *buf = mb_msgbuf_next(&s->buf);
         if (s->me == 0) {
-            MPI_Send(buf, s->bytes, MPI_BYTE, 1, 0, s->comm);
-            MPI_Recv(buf, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE);
+            MB_OP_MPI(s->ctx, MPI_Send(buf, s->bytes, MPI_BYTE, 1, 0, s->comm));
+            MB_OP_MPI(s->ctx, MPI_Recv(buf, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
         } else {
-            MPI_Recv(buf, s->bytes, MPI_BYTE, 0, 0, s->comm, MPI_STATUS_IGNORE);
-            MPI_Send(buf, s->bytes, MPI_BYTE, 0, 0, s->comm);
+            MB_OP_MPI(s->ctx, MPI_Recv(buf, s->bytes, MPI_BYTE, 0, 0, s->comm, MPI_STATUS_IGNORE));
+            MB_OP_MPI(s->ctx, MPI_Send(buf, s->bytes, MPI_BYTE, 0, 0, s->comm));
         }
     }
 }

@@ -13,13 +13,16 @@
 #include "mpi_util.h"
 #include "pair.h"
 
-static void recv_partner_send(mb_pair_t *s) { MPI_Send(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm); }
+static void recv_partner_send(mb_pair_t *s)
+{
+    MB_OP_MPI(s->ctx, MPI_Send(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm));
+}
 
 static void recv_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
     else
         recv_partner_send(s);
 }
@@ -40,14 +43,14 @@ static void recvmin_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
 }
 
 static void recvmin_finish(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 1)
-        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Wait(&s->req, MPI_STATUS_IGNORE));
 }
 
 /* irecv1: post, then (untimed) the partner sends and rank 0 completes the receive. */
@@ -55,14 +58,14 @@ static void irecv1_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req);
+        MB_OP_MPI(s->ctx, MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
 }
 
 static void irecv1_finish(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Wait(&s->req, MPI_STATUS_IGNORE));
     else
         recv_partner_send(s);
 }
@@ -80,7 +83,7 @@ static void irecv2_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Wait(&s->req, MPI_STATUS_IGNORE));
     else
         recv_partner_send(s);
 }
@@ -110,7 +113,8 @@ MB_PAIR_BENCH(recvmin, "blocking receive of a message that has already arrived",
 MB_PAIR_BENCH(irecv1, "posting a non-blocking receive",
               "rank 0's MPI_Irecv alone, after a barrier; the partner sends and rank 0 waits "
               "after the clock stops",
-              .setup = mb_pair_setup, .prepare = mb_pair_next_buffer, .op = irecv1_op, .finish = irecv1_finish);
+              .setup = mb_pair_setup, .prepare = mb_pair_next_buffer, .op = irecv1_op,
+              .finish = irecv1_finish);
 
 MB_PAIR_BENCH(irecv2, "the MPI_Wait completing a posted receive",
               "rank 0's MPI_Wait on an MPI_Irecv posted before a barrier with its partner, "
@@ -121,4 +125,5 @@ MB_PAIR_BENCH(irecvoverlap, "what computation does not hide of a non-blocking re
               "rank 0's MPI_Wait on an MPI_Irecv posted before a barrier, after computing "
               "without MPI calls for 2 us + 1 ns per byte while the partner sends: the "
               "transfer time left over (0 if the transfer progressed during the computation)",
-              .setup = mb_pair_setup, .prepare = irecv2_prepare, .settle = irecvoverlap_settle, .op = irecv2_op);
+              .setup = mb_pair_setup, .prepare = irecv2_prepare, .settle = irecvoverlap_settle,
+              .op = irecv2_op);

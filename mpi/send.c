@@ -17,13 +17,16 @@ static void send_prepare(void *state)
         MB_MPI_CHECK(MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm, &s->req));
 }
 
-static void send_partner_wait(mb_pair_t *s) { MPI_Wait(&s->req, MPI_STATUS_IGNORE); }
+static void send_partner_wait(mb_pair_t *s)
+{
+    MB_OP_MPI(s->ctx, MPI_Wait(&s->req, MPI_STATUS_IGNORE));
+}
 
 static void send_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Send(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm);
+        MB_OP_MPI(s->ctx, MPI_Send(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm));
     else
         send_partner_wait(s);
 }
@@ -32,7 +35,7 @@ static void ssend_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Ssend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm);
+        MB_OP_MPI(s->ctx, MPI_Ssend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm));
     else
         send_partner_wait(s);
 }
@@ -41,7 +44,7 @@ static void rsend_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Rsend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm);
+        MB_OP_MPI(s->ctx, MPI_Rsend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm));
     else
         send_partner_wait(s);
 }
@@ -50,7 +53,7 @@ static void isend_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Isend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req);
+        MB_OP_MPI(s->ctx, MPI_Isend(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
     else
         send_partner_wait(s);
 }
@@ -59,7 +62,7 @@ static void isend_finish(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        MB_OP_MPI(s->ctx, MPI_Wait(&s->req, MPI_STATUS_IGNORE));
 }
 
 MB_PAIR_BENCH(send, "blocking send whose receive is already posted",
@@ -80,4 +83,5 @@ MB_PAIR_BENCH(rsend, "ready send (the receive is posted, as MPI_Rsend requires)"
 MB_PAIR_BENCH(isend, "posting a non-blocking send whose receive is already posted",
               "rank 0's MPI_Isend alone, from after a barrier with its partner, whose MPI_Irecv "
               "was posted before the barrier; the MPI_Wait that completes it is not timed",
-              .setup = mb_pair_setup, .prepare = send_prepare, .op = isend_op, .finish = isend_finish);
+              .setup = mb_pair_setup, .prepare = send_prepare, .op = isend_op,
+              .finish = isend_finish);

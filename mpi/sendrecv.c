@@ -8,8 +8,8 @@
 static void sendrecv_op(void *state)
 {
     mb_pair_t *s = state;
-    MPI_Sendrecv(s->cur, s->bytes, MPI_BYTE, s->peer, 0, s->rcur, s->bytes, MPI_BYTE, s->peer,
-                 0, s->comm, MPI_STATUS_IGNORE);
+    MB_OP_MPI(s->ctx, MPI_Sendrecv(s->cur, s->bytes, MPI_BYTE, s->peer, 0, s->rcur, s->bytes,
+                                   MPI_BYTE, s->peer, 0, s->comm, MPI_STATUS_IGNORE));
 }
 
 MB_PAIR_BENCH(sendrecv, "simultaneous exchange between two ranks",

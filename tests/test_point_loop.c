@@ -23,14 +23,20 @@ static int world_rank, world_size;
 typedef struct probe {
     sim_t sim;
     uint64_t prepared, finished;
-    uint64_t fail_at;   /* raise the error at this call (0: never) */
-    uint64_t slow_at;   /* this call takes slow_ns instead (0: never) */
+    uint64_t fail_at; /* raise the error at this call (0: never) */
+    uint64_t slow_at; /* this call takes slow_ns instead (0: never) */
     double slow_ns;
     char error[128];
 } probe_t;
 
-static void probe_prepare(void *state) { ((probe_t *)state)->prepared++; }
-static void probe_finish(void *state) { ((probe_t *)state)->finished++; }
+static void probe_prepare(void *state)
+{
+    ((probe_t *)state)->prepared++;
+}
+static void probe_finish(void *state)
+{
+    ((probe_t *)state)->finished++;
+}
 
 static void probe_op(void *state)
 {
@@ -47,8 +53,8 @@ static void probe_op(void *state)
     sim_op(&p->sim);
 }
 
-static const mb_measure_opts_t loop_opts = {.min_experiments = 11, .max_experiments = 51,
-                                            .ci_target = 0.02};
+static const mb_measure_opts_t loop_opts = {
+    .min_experiments = 11, .max_experiments = 51, .ci_target = 0.02};
 
 /* A loop on p's clock: enough 100 us, a clock of 1 ns steps read for free. */
 static mb_loop_t loop_on(probe_t *p, mb_clock_t *clk, mb_timing_t *t, mb_granularity_t grain,
@@ -56,14 +62,22 @@ static mb_loop_t loop_on(probe_t *p, mb_clock_t *clk, mb_timing_t *t, mb_granula
 {
     *clk = sim_clock(&p->sim);
     *t = (mb_timing_t){.clock = clk, .resolution_ns = 1, .enough_ns = 1e5};
-    return (mb_loop_t){.timing = t, .opts = loop_opts, .grain = grain, .start = &mb_start_barrier,
-                       .agree = agree, .comm = comm};
+    return (mb_loop_t){.timing = t,
+                       .opts = loop_opts,
+                       .grain = grain,
+                       .start = &mb_start_barrier,
+                       .agree = agree,
+                       .comm = comm};
 }
 
 static mb_loop_work_t work_on(probe_t *p)
 {
-    return (mb_loop_work_t){.run = sim_run, .prepare = probe_prepare, .op = probe_op,
-                            .finish = probe_finish, .state = p, .error = p->error};
+    return (mb_loop_work_t){.run = sim_run,
+                            .prepare = probe_prepare,
+                            .op = probe_op,
+                            .finish = probe_finish,
+                            .state = p,
+                            .error = p->error};
 }
 
 /* Loop granularity: timing and loop overhead subtracted, operations per iteration. */
@@ -95,8 +109,8 @@ static void test_local_noisy_runs_to_the_cap(void **unused)
     sim_t s = {.resolution_ns = 1, .op_ns = 5, .noise = 0.3, .seed = 7};
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_loop_t L = {.timing = &t, .opts = {.min_experiments = 11, .max_experiments = 21,
-                                          .ci_target = 0.001}};
+    mb_loop_t L = {.timing = &t,
+                   .opts = {.min_experiments = 11, .max_experiments = 21, .ci_target = 0.001}};
     mb_loop_work_t w = {.run = sim_run, .state = &s};
     mb_loop_result_t r;
     assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
@@ -203,8 +217,11 @@ static void test_local_timeout_fails(void **unused)
     sim_t s = {.resolution_ns = 1, .op_ns = 5, .noise = 0.3, .seed = 7};
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_loop_t L = {.timing = &t, .opts = {.min_experiments = 11, .max_experiments = 1000,
-                                          .ci_target = 0.0001, .timeout_ns = 5e6}};
+    mb_loop_t L = {.timing = &t,
+                   .opts = {.min_experiments = 11,
+                            .max_experiments = 1000,
+                            .ci_target = 0.0001,
+                            .timeout_ns = 5e6}};
     mb_loop_work_t w = {.run = sim_run, .state = &s};
     mb_loop_result_t r;
     assert_int_equal(mb_loop_measure(&L, &w, &r), -1);
@@ -273,12 +290,17 @@ static void test_world_loops_in_step(void **unused)
     (void)unused;
     if (world_size < 2)
         skip();
-    sim_t s = {.resolution_ns = 1, .op_ns = 5.0 * (world_rank + 1),
-               .noise = world_rank == world_size - 1 ? 0.2 : 0, .seed = 11};
+    sim_t s = {.resolution_ns = 1,
+               .op_ns = 5.0 * (world_rank + 1),
+               .noise = world_rank == world_size - 1 ? 0.2 : 0,
+               .seed = 11};
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-    mb_loop_t L = {.timing = &t, .opts = loop_opts, .start = &mb_start_barrier,
-                   .agree = MB_AGREE_ALL, .comm = MPI_COMM_WORLD};
+    mb_loop_t L = {.timing = &t,
+                   .opts = loop_opts,
+                   .start = &mb_start_barrier,
+                   .agree = MB_AGREE_ALL,
+                   .comm = MPI_COMM_WORLD};
     mb_loop_work_t w = {.run = sim_run, .state = &s};
     mb_loop_result_t r;
     assert_int_equal(mb_loop_measure(&L, &w, &r), 0);

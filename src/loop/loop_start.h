@@ -22,11 +22,11 @@
 /* What a strategy keeps between intervals; owned by the loop. */
 typedef struct mb_start_state {
     const mb_clock_t *clock;
-    double offset_ns;  /* added to this rank's clock gives world rank 0's */
-    double call_ns;    /* the slowest rank's interval so far, for the window's length */
-    double growth;     /* window: multiplier, doubled after each late experiment (>= 1) */
-    double window_ns;  /* window: time between scheduled starts */
-    double t0_ns;      /* window: the experiment's first start, on world rank 0's clock */
+    double offset_ns; /* added to this rank's clock gives world rank 0's */
+    double call_ns;   /* the slowest rank's interval so far, for the window's length */
+    double growth;    /* window: multiplier, doubled after each late experiment (>= 1) */
+    double window_ns; /* window: time between scheduled starts */
+    double t0_ns;     /* window: the experiment's first start, on world rank 0's clock */
 } mb_start_state_t;
 
 typedef struct mb_start {

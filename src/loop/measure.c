@@ -7,11 +7,19 @@
 #include <string.h>
 
 #include "mpi_util.h"
+#include "rank_place.h"
+#include "rank_sample.h"
 
-/* "Max over processes" rows measure at most this many of a node's ranks, one at a time. */
-#define MEASURE_SAMPLE_MAX 4
+/* The ranks of node 0 that take turns in MB_SCOPE_SAMPLE_EACH (rank_sample.h: one per NUMA
+ * node, then spread, at most MB_RANK_SAMPLE_K), chosen once per benchmark. */
+typedef struct measure_sample {
+    int n; /* 0: not chosen yet */
+    int ranks[MB_RANK_SAMPLE_K];
+    char text[512]; /* on rank 0: which ranks and why, for "measured_by" */
+} measure_sample_t;
 
-const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf, size_t len)
+const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf,
+                                   size_t len)
 {
     if (b->min_ranks > ctx->size) {
         snprintf(buf, len, "needs at least %d ranks, the run has %d", b->min_ranks, ctx->size);
@@ -113,22 +121,53 @@ static bool measure_injected(const mb_bench_t *b, size_t index)
     return end != colon + 1 && *end == '\0' && want == index;
 }
 
-/* The sample of comm's ranks that take turns: the first MEASURE_SAMPLE_MAX (rank 0, the
- * headline, always among them). Returns how many, in sample. */
-static int measure_sample(MPI_Comm comm, int *sample)
+/* Collective over comm (node 0's ranks): choose the sample from the ranks' bindings on
+ * comm's rank 0, which always belongs to it (its figure is the point's headline). */
+static void measure_sample_choose(const mb_context_t *ctx, MPI_Comm comm, measure_sample_t *smp)
 {
-    int size;
-    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
-    int n = size < MEASURE_SAMPLE_MAX ? size : MEASURE_SAMPLE_MAX;
-    for (int i = 0; i < n; i++)
-        sample[i] = i;
-    return n;
+    int me, n = 0;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
+    hwloc_bitmap_t *bindings = mb_rank_place_gather(ctx->topology, comm, &n);
+    mb_rank_sample_why_t why[MB_RANK_SAMPLE_K];
+    int k = 0;
+    if (me == 0) {
+        k = mb_rank_sample_pick(ctx->topology, bindings, n, MB_RANK_SAMPLE_K, smp->ranks, why);
+        if (k <= 0) { /* no topology: the first ranks */
+            k = n < MB_RANK_SAMPLE_K ? n : MB_RANK_SAMPLE_K;
+            for (int i = 0; i < k; i++)
+                smp->ranks[i] = i, why[i] = MB_RANK_SAMPLE_UNPLACED;
+        } else if (smp->ranks[0] != 0) { /* ascending: rank 0 replaces the last */
+            memmove(smp->ranks + 1, smp->ranks, (size_t)(k - 1) * sizeof smp->ranks[0]);
+            memmove(why + 1, why, (size_t)(k - 1) * sizeof why[0]);
+            smp->ranks[0] = 0;
+            why[0] = MB_RANK_SAMPLE_SPREAD;
+        }
+        size_t used = (size_t)snprintf(smp->text, sizeof smp->text, "%s (%d of %d, local ranks:",
+                                       "a sample of node 0's ranks, one at a time", k, n);
+        for (int i = 0; i < k && used < sizeof smp->text; i++) {
+            char words[128] = "";
+            mb_rank_sample_describe(ctx->topology, bindings[smp->ranks[i]], why[i], words,
+                                    sizeof words);
+            used += (size_t)snprintf(smp->text + used, sizeof smp->text - used, "%s %d: %s",
+                                     i ? ";" : "", smp->ranks[i], words);
+        }
+        if (used < sizeof smp->text)
+            snprintf(smp->text + used, sizeof smp->text - used, ")");
+    }
+    mb_rank_place_free(bindings, n);
+    MB_MPI_CHECK(MPI_Bcast(&k, 1, MPI_INT, 0, comm));
+    MB_MPI_CHECK(MPI_Bcast(smp->ranks, k, MPI_INT, 0, comm));
+    smp->n = k;
 }
 
 static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx, void *state)
 {
-    return (mb_loop_work_t){.run = b->run, .prepare = b->prepare, .settle = b->settle,
-                            .op = b->op, .finish = b->finish, .state = state,
+    return (mb_loop_work_t){.run = b->run,
+                            .prepare = b->prepare,
+                            .settle = b->settle,
+                            .op = b->op,
+                            .finish = b->finish,
+                            .state = state,
                             .ops_per_iter = b->ops_per_iter,
                             .subtract_loop_overhead = b->subtract_loop_overhead,
                             .error = ctx->point_error};
@@ -137,17 +176,19 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
 /* The point's ranks take turns, each alone with the others asleep, so each sees the machine
  * to itself; over (on comm's rank 0) names the ranks measured. */
 static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, const mb_context_t *ctx,
-                         mb_loop_result_t *res, json_t **over)
+                         measure_sample_t *smp, mb_loop_result_t *res, json_t **over)
 {
     MPI_Comm comm = ctx->measure_comm;
-    int me, sample[MEASURE_SAMPLE_MAX], n = measure_sample(comm, sample);
+    int me;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
+    if (smp->n == 0)
+        measure_sample_choose(ctx, comm, smp);
     mb_loop_t alone = *base;
     alone.agree = MB_AGREE_LOCAL;
     alone.headline = MB_HEADLINE_OWN;
     bool measured = false, failed = false;
-    for (int i = 0; i < n; i++) {
-        if (sample[i] == me) {
+    for (int i = 0; i < smp->n; i++) {
+        if (smp->ranks[i] == me) {
             measured = true;
             failed = mb_loop_measure(&alone, work, res) != 0;
         }
@@ -166,10 +207,12 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
  * Returns 0 with m (the headline, on comm's rank 0) and over, or -1 with reason; the same
  * on every rank of the comm. */
 static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
-                         mb_scope_t scope, const mb_measure_opts_t *opts, mb_measurement_t *m,
-                         json_t **over, char *reason, size_t reason_len)
+                         mb_scope_t scope, const mb_measure_opts_t *opts, measure_sample_t *smp,
+                         mb_measurement_t *m, json_t **over, char *reason, size_t reason_len)
 {
     MPI_Comm comm = ctx->measure_comm;
+    /* An MPI error in a measured operation fails the point, not the run (MB_OP_MPI). */
+    MB_MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     void *state = NULL;
     char err[512] = "";
     bool failed = b->setup && b->setup(ctx, pt, &state, err, sizeof err) != 0;
@@ -186,7 +229,7 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         .timing = ctx->timing,
         .opts = *opts,
         .grain = b->op ? MB_GRAIN_CALL : MB_GRAIN_LOOP,
-        .start = alone ? &mb_start_none
+        .start = alone                                      ? &mb_start_none
                  : b->op && cfg->mpi_sync == MB_SYNC_WINDOW ? &mb_start_window
                                                             : &mb_start_barrier,
         .agree = alone ? MB_AGREE_LOCAL : MB_AGREE_ALL,
@@ -195,10 +238,10 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         .clock_offset_ns = ctx->clock_offset_ns,
     };
     mb_loop_work_t work = measure_work(b, ctx, state);
-    mb_loop_result_t res;
+    mb_loop_result_t res = {0};
     int rc;
     if (scope == MB_SCOPE_SAMPLE_EACH) {
-        rc = measure_turns(&loop, &work, ctx, &res, over);
+        rc = measure_turns(&loop, &work, ctx, smp, &res, over);
     } else {
         rc = mb_loop_measure(&loop, &work, &res);
         if (rc == 0 && !alone) {
@@ -228,15 +271,16 @@ static void measure_aggregate_bandwidth(const mb_bench_t *b, const mb_context_t 
     double bytes = (double)b->bytes_per_op(ctx, pt), total = 0;
     size_t r;
     json_t *v;
-    json_array_foreach(json_object_get(over, "median_per_rank_ns"), r, v)
-        total += bytes / json_number_value(v) * 1e9;
+    json_array_foreach(json_object_get(over, "median_per_rank_ns"), r, v) total +=
+        bytes / json_number_value(v) * 1e9;
     json_object_set_new(over, "aggregate_bytes_per_s", json_real(total));
 }
 
-/* Append " / text" to the benchmark's measured_by unless it is there already. */
-static void measure_note_scope(json_t *result, mb_scope_t scope)
+/* Append "; text" to the benchmark's measured_by unless it is there already. */
+static void measure_note_scope(json_t *result, mb_scope_t scope, const measure_sample_t *smp)
 {
-    const char *text = measure_scope_text(scope);
+    const char *text =
+        scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text : measure_scope_text(scope);
     const char *have = json_string_value(json_object_get(result, "measured_by"));
     if (have && strstr(have, text))
         return;
@@ -263,13 +307,15 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     json_int_t failed_points = 0;
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];
+    measure_sample_t sample = {0};
 
     for (size_t i = 0; i < npts; i++) {
         mb_scope_t scope = measure_scope(b, &pts[i]);
         MPI_Comm first_ranks = MPI_COMM_NULL;
         if (scope == MB_SCOPE_FIRST_RANKS) {
             int in = ctx->rank < pts[i].v[b->ranks_dim];
-            MB_MPI_CHECK(MPI_Comm_split(ctx->comm, in ? 0 : MPI_UNDEFINED, ctx->rank, &first_ranks));
+            MB_MPI_CHECK(
+                MPI_Comm_split(ctx->comm, in ? 0 : MPI_UNDEFINED, ctx->rank, &first_ranks));
         }
         char label[256];
         mb_measure_params_text(b, &pts[i], label, sizeof label);
@@ -285,7 +331,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         point_ctx.point_error = point_error;
         point_error[0] = '\0';
         if (point_ctx.measure_comm != MPI_COMM_NULL)
-            rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &m, &over, reason,
+            rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &sample, &m, &over, reason,
                                sizeof reason);
         if (first_ranks != MPI_COMM_NULL)
             MB_MPI_CHECK(MPI_Comm_free(&first_ranks));
@@ -316,7 +362,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             if (over)
                 json_object_set_new(point, "over_ranks", over);
         }
-        measure_note_scope(result, scope);
+        measure_note_scope(result, scope, &sample);
         json_array_append_new(json_object_get(result, "points"), point);
     }
     mb_mpi_wait_quietly(ctx->comm);

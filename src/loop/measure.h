@@ -11,7 +11,8 @@
 #include "measure_json.h"
 
 /* Why b cannot run in ctx (e.g. too few ranks), or NULL when it can. Same on every rank. */
-const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf, size_t len);
+const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf,
+                                   size_t len);
 
 /* Fill at most max points of b from the configuration (b->points with ctx->arg set to
  * b->arg; one point with no parameters when b has no points function). Returns how many,

@@ -9,9 +9,12 @@
 const char *mb_measure_json_role(mb_role_t role)
 {
     static const char *const names[] = {
-        [MB_ROLE_LABEL] = "label",     [MB_ROLE_MESSAGE_SIZE] = "message_size",
-        [MB_ROLE_RANKS] = "ranks",     [MB_ROLE_THREADS] = "threads",
-        [MB_ROLE_WORKING_SET] = "working_set", [MB_ROLE_COUNT] = "count",
+        [MB_ROLE_LABEL] = "label",
+        [MB_ROLE_MESSAGE_SIZE] = "message_size",
+        [MB_ROLE_RANKS] = "ranks",
+        [MB_ROLE_THREADS] = "threads",
+        [MB_ROLE_WORKING_SET] = "working_set",
+        [MB_ROLE_COUNT] = "count",
     };
     return (unsigned)role < sizeof names / sizeof names[0] ? names[role] : "count";
 }
@@ -19,7 +22,8 @@ const char *mb_measure_json_role(mb_role_t role)
 /* How a per-call benchmark's figures come about, stated in the results. */
 static json_t *measure_json_scheme(const mb_bench_t *b, const mb_config_t *cfg)
 {
-    const mb_start_t *start = cfg->mpi_sync == MB_SYNC_WINDOW ? &mb_start_window : &mb_start_barrier;
+    const mb_start_t *start =
+        cfg->mpi_sync == MB_SYNC_WINDOW ? &mb_start_window : &mb_start_barrier;
     return json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s}", "timed", b->measures, "synchronisation", start->describe,
         "sync", start->name, "headline",
@@ -51,13 +55,12 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
         }
         json_array_append_new(axes, axis);
     }
-    json_t *j = json_pack("{s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:s?, s:s?, s:[], s:i, s:n}",
-                          "name", b->name, "group", b->group, "summary", b->summary, "measures",
-                          b->measures, "unit", "ns", "statistic",
-                          b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params,
-                          "axes", axes, "model",
-                          b->model == MB_MODEL_LINEAR_PD ? "linear_pd" : NULL, "loggp",
-                          b->loggp, "points", "failed_points", 0, "skipped");
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s?, s:s?, s:s, s:s, s:o, s:o, s:s?, s:s?, s:[], s:i, s:n}", "name", b->name,
+        "group", b->group, "summary", b->summary, "measures", b->measures, "unit", "ns",
+        "statistic", b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params, "axes",
+        axes, "model", b->model == MB_MODEL_LINEAR_PD ? "linear_pd" : NULL, "loggp", b->loggp,
+        "points", "failed_points", 0, "skipped");
     if (b->op && cfg)
         json_object_set_new(j, "scheme", measure_json_scheme(b, cfg));
     return j;
@@ -68,8 +71,9 @@ json_t *mb_measure_params_json(const mb_bench_t *b, const mb_point_t *pt)
     json_t *p = json_object();
     for (size_t d = 0; d < b->ndims; d++) {
         const mb_dim_t *dim = &b->dims[d];
-        json_object_set_new(p, dim->name, dim->labels ? json_string(dim->labels[pt->v[d]])
-                                                      : json_integer(pt->v[d]));
+        json_object_set_new(p, dim->name,
+                            dim->labels ? json_string(dim->labels[pt->v[d]])
+                                        : json_integer(pt->v[d]));
     }
     return p;
 }
@@ -84,8 +88,8 @@ void mb_measure_params_text(const mb_bench_t *b, const mb_point_t *pt, char *buf
             used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", d ? " " : "", dim->name,
                                      dim->labels[pt->v[d]]);
         else
-            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", d ? " " : "",
-                                     dim->name, (long long)pt->v[d]);
+            used += (size_t)snprintf(buf + used, len - used, "%s%s=%lld", d ? " " : "", dim->name,
+                                     (long long)pt->v[d]);
     }
 }
 
@@ -93,13 +97,13 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
                               const mb_measurement_t *m)
 {
     const mb_stats_t *s = &m->stats;
-    json_t *j = json_pack("{s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:[f,f], s:f, s:b, s:I}",
-                          "params", mb_measure_params_json(b, pt), "status", "ok", "n",
-                          (json_int_t)s->n, "min", s->min, "median", s->median, "mean", s->mean,
-                          "max", s->max, "stddev", s->stddev, "p90", s->p90, "p99", s->p99,
-                          "ci95", s->ci95_lo, s->ci95_hi, "ci95_rel_halfwidth",
-                          isfinite(m->ci_rel_halfwidth) ? m->ci_rel_halfwidth : -1.0,
-                          "ci_target_met", m->ci_target_met, "iterations", (json_int_t)m->iters);
+    json_t *j =
+        json_pack("{s:o, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:[f,f], s:f, s:b, s:I}",
+                  "params", mb_measure_params_json(b, pt), "status", "ok", "n", (json_int_t)s->n,
+                  "min", s->min, "median", s->median, "mean", s->mean, "max", s->max, "stddev",
+                  s->stddev, "p90", s->p90, "p99", s->p99, "ci95", s->ci95_lo, s->ci95_hi,
+                  "ci95_rel_halfwidth", isfinite(m->ci_rel_halfwidth) ? m->ci_rel_halfwidth : -1.0,
+                  "ci_target_met", m->ci_target_met, "iterations", (json_int_t)m->iters);
     /* Marked, not dropped: the user decides what a wide interval is worth. */
     json_object_set_new(j, "ci_too_wide",
                         json_boolean(!isfinite(m->ci_rel_halfwidth) ||
@@ -124,8 +128,8 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
 
 json_t *mb_measure_json_failed(const mb_bench_t *b, const mb_point_t *pt, const char *reason)
 {
-    return json_pack("{s:o, s:s, s:s}", "params", mb_measure_params_json(b, pt), "status",
-                     "failed", "reason", reason);
+    return json_pack("{s:o, s:s, s:s}", "params", mb_measure_params_json(b, pt), "status", "failed",
+                     "reason", reason);
 }
 
 json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
@@ -143,7 +147,8 @@ json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
     size_t i, n = 0;
     json_t *rec;
     json_t *per_rank = json_array(), *ranks = json_array();
-    json_array_foreach(all, i, rec) {
+    json_array_foreach(all, i, rec)
+    {
         if (!json_is_object(rec))
             continue;
         double v = json_number_value(json_object_get(rec, "median"));

@@ -35,7 +35,10 @@ static void loop_hook(mb_call_fn fn, void *state)
         fn(state);
 }
 
-static bool loop_all(const mb_loop_t *L) { return L->agree == MB_AGREE_ALL; }
+static bool loop_all(const mb_loop_t *L)
+{
+    return L->agree == MB_AGREE_ALL;
+}
 
 /* Collective under MB_AGREE_ALL: whether every rank's ok is true. */
 static bool loop_all_ok(const mb_loop_t *L, bool ok)
@@ -99,8 +102,11 @@ static void loop_calls(const mb_loop_t *L, const mb_loop_work_t *W, mb_start_sta
         dur_ns[i] = (double)(t1 - t0) - L->timing->overhead_ns;
         own += dur_ns[i];
     }
-    *e = (loop_exp_t){.sizing_ns = (double)(mb_clock_now_ns(clk) - began), .own_ns = own,
-                      .max_ns = own, .avg_ns = own, .late = late};
+    *e = (loop_exp_t){.sizing_ns = (double)(mb_clock_now_ns(clk) - began),
+                      .own_ns = own,
+                      .max_ns = own,
+                      .avg_ns = own,
+                      .late = late};
 }
 
 /* Per call over the ranks, summed over the experiment: the slowest rank, the mean, the
@@ -242,7 +248,7 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
         uint64_t next = mb_loop_resize(t, iters, e.sizing_ns, &accepted);
         if (!accepted && next == 0) {
             loop_fail(out, "the loop does no measurable work (2^50 iterations under enough: "
-                               "optimised away?)");
+                           "optimised away?)");
             goto done;
         }
         bool keep = warm && !e.late;
@@ -267,8 +273,8 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             out->own.iters = out->headline.iters = iters;
             /* The stop rule (seed 000 6.5): every rank votes on the series it reports; rank
              * 0 alone reads the budget on its clock. */
-            mb_measurement_t *voter = L.headline == MB_HEADLINE_RANK0 && me != 0 ? NULL
-                                                                                  : &out->headline;
+            mb_measurement_t *voter =
+                L.headline == MB_HEADLINE_RANK0 && me != 0 ? NULL : &out->headline;
             d[LOOP_WANT] = voter && mb_loop_unsettled(opts, voter);
             d[LOOP_BUDGET] = me == 0 && mb_loop_budget_spent(opts, out->headline.n,
                                                              (double)(now - measuring_since));

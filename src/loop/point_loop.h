@@ -64,21 +64,21 @@ typedef struct mb_loop {
     mb_granularity_t grain;
     const mb_start_t *start; /* NULL: mb_start_none */
     mb_agreement_t agree;
-    MPI_Comm comm;           /* MB_AGREE_ALL: the ranks measuring together */
+    MPI_Comm comm; /* MB_AGREE_ALL: the ranks measuring together */
     mb_headline_t headline;
-    double clock_offset_ns;  /* added to this rank's clock gives world rank 0's */
+    double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
 } mb_loop_t;
 
 typedef struct mb_loop_result {
     /* The point's figures: per experiment the headline time per operation. Filled on every
      * rank for OWN and MAX, on comm's rank 0 only for RANK0. */
     mb_measurement_t headline;
-    mb_measurement_t own;     /* this rank's own time per operation, every experiment */
+    mb_measurement_t own; /* this rank's own time per operation, every experiment */
     /* MB_GRAIN_CALL with MB_AGREE_ALL (else NAN): medians over experiments of the per-call
      * mean over ranks (OSU's and IMB's figure), slowest rank, and entry skew (latest minus
      * earliest start on offset-corrected clocks). */
     double avg_over_ranks_ns, max_over_ranks_ns, entry_skew_ns;
-    char reason[320];         /* why the point failed (the same on every rank) */
+    char reason[320]; /* why the point failed (the same on every rank) */
 } mb_loop_result_t;
 
 /* Measure one point: collective over loop->comm under MB_AGREE_ALL. Returns 0 (out

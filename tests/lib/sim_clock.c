@@ -11,12 +11,18 @@ static uint64_t sim_now(void *state)
     return (uint64_t)(floor(s->now_ns / s->resolution_ns) * s->resolution_ns);
 }
 
-static double sim_res(void *state) { return ((sim_t *)state)->resolution_ns; }
+static double sim_res(void *state)
+{
+    return ((sim_t *)state)->resolution_ns;
+}
 
 mb_clock_t sim_clock(sim_t *s)
 {
-    return (mb_clock_t){.name = "simulated", .config_name = "sim", .now_ns = sim_now,
-                        .nominal_resolution_ns = sim_res, .state = s};
+    return (mb_clock_t){.name = "simulated",
+                        .config_name = "sim",
+                        .now_ns = sim_now,
+                        .nominal_resolution_ns = sim_res,
+                        .state = s};
 }
 
 void sim_run(void *state, uint64_t iters)
@@ -27,4 +33,7 @@ void sim_run(void *state, uint64_t iters)
     s->runs++;
 }
 
-void sim_op(void *state) { sim_run(state, 1); }
+void sim_op(void *state)
+{
+    sim_run(state, 1);
+}
