@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* check_results [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] FILE
- * Validates a results.json against the schema in results.h for the end-to-end tests.
- * Prints "FILE: ok (N benchmarks, M points)" and exits 0, or names the JSON path of the
- * first problem and exits 1; exits 2 on a usage error. --complete requires
+ * Validates a results.json against its schema (docs/results.md) for the end-to-end tests.
+ * Prints "FILE: ok (N benchmarks, M points, K failed)" and exits 0, or names the JSON path
+ * of the first problem and exits 1; exits 2 on a usage error. --complete requires
  * "complete": true; --expect-bench requires a benchmark of that name that was not skipped;
  * --expect-preflight-nodes requires a pre-flight table of N nodes. */
 #include <stdio.h>
@@ -73,7 +73,8 @@ int main(int argc, char **argv)
         ret = 1;
         goto out;
     }
-    printf("%s: ok (%zu benchmarks, %zu points)\n", file, counts.benchmarks, counts.points);
+    printf("%s: ok (%zu benchmarks, %zu points, %zu failed)\n", file, counts.benchmarks,
+           counts.points, counts.failed);
     ret = 0;
 out:
     json_decref(root);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Output modules without MPI: atomic file replacement, the results directory's life cycle
- * (checked with the same validator the end-to-end tests use), and report rendering from a
- * fixture document (tests/data/results_fixture.json). */
+ * (checked with the same validator the end-to-end tests use; the validator's own cases are
+ * test_results_check.c's), and report rendering from a fixture document
+ * (tests/data/results_fixture.json), failed points included. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -23,6 +24,7 @@
 #include "report.h"
 #include "results.h"
 #include "results_check.h"
+#include "testdoc.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -90,17 +92,11 @@ static char *dir_listing(const char *dir)
     return buf;
 }
 
-/* The fixture, found beside this source file (tests are built from the repository root). */
 static json_t *load_fixture(const char *name)
 {
-    const char *file = __FILE__;
-    const char *slash = strrchr(file, '/');
-    char path[1024];
-    snprintf(path, sizeof path, "%.*s/data/%s", slash ? (int)(slash - file) : 1, slash ? file : ".", name);
-    json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
+    json_t *root = mb_testdoc_fixture(name);
     if (!root)
-        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
+        fail_msg("cannot load the fixture %s", name);
     return root;
 }
 
@@ -263,6 +259,15 @@ static json_t *fixture_benchmark(const json_t *fixture, size_t i)
     return b;
 }
 
+/* The run's total of failed points, kept up to date beside the benchmarks as the run's
+ * writer does; results_check requires it. */
+static void set_failed_total(mb_results_t *r, json_int_t n)
+{
+    char err[512] = "";
+    if (mb_results_set_section(r, "failed_points", json_integer(n), err, sizeof err) != 0)
+        fail_msg("%s", err);
+}
+
 static void test_results_lifecycle(void **state)
 {
     (void)state;
@@ -274,6 +279,7 @@ static void test_results_lifecycle(void **state)
                                       err, sizeof err);
     if (!r)
         fail_msg("%s", err);
+    set_failed_total(r, 0);
     json_t *disk = load_results_file(dir);
     assert_int_equal(check_doc(disk, false, &counts), 0);
     assert_int_equal(counts.benchmarks, 0);
@@ -292,10 +298,12 @@ static void test_results_lifecycle(void **state)
     free(report);
 
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+    set_failed_total(r, 1);
     disk = load_results_file(dir);
     assert_int_equal(check_doc(disk, false, &counts), 0);
     assert_int_equal(counts.benchmarks, 1);
-    assert_int_equal(counts.points, 2);
+    assert_int_equal(counts.points, 3);
+    assert_int_equal(counts.failed, 1);
     json_decref(disk);
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
     assert_int_equal(json_array_size(json_object_get(mb_results_json(r), "benchmarks")), 2);
@@ -332,6 +340,7 @@ static void test_results_write_failure_keeps_files(void **state)
                                       err, sizeof err);
     assert_non_null(r);
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+    set_failed_total(r, 1);
 
     /* A directory where the temporary file goes makes the next write fail. */
     char *blocker = NULL;
@@ -374,102 +383,6 @@ static void test_results_open_missing_dir(void **state)
     json_decref(config);
 }
 
-/* ---- results_check ---------------------------------------------------------------- */
-
-static void test_check_fixture(void **state)
-{
-    (void)state;
-    json_t *root = load_fixture("results_fixture.json");
-    mb_results_check_counts_t counts;
-    assert_int_equal(check_doc(root, true, &counts), 0);
-    assert_int_equal(counts.benchmarks, 3);
-    assert_int_equal(counts.points, 3);
-    json_decref(root);
-}
-
-/* One broken copy of the fixture per case, and the start of the message it must give. */
-static void check_broken(size_t which, json_t *root)
-{
-    json_t *bench0 = json_array_get(json_object_get(root, "benchmarks"), 0);
-    json_t *bench1 = json_array_get(json_object_get(root, "benchmarks"), 1);
-    json_t *pt = bench_point(root, 0, 1);
-    switch (which) {
-    case 0: json_object_set_new(pt, "median", json_real(-3.0)); break;
-    case 1: json_object_set_new(bench0, "points", json_array()); break;
-    case 2: json_object_set_new(bench1, "skipped", json_string("")); break;
-    case 3: json_object_set_new(pt, "ci95", json_pack("[f, f]", 96000.0, 101000.0)); break;
-    case 4: json_object_set_new(pt, "n", json_integer(0)); break;
-    case 5: json_object_set_new(root, "complete", json_false()); break;
-    case 6: json_object_del(json_object_get(root, "system"), "clock"); break;
-    case 7: json_object_set_new(pt, "min", json_real(99999.0)); break;
-    case 8: json_object_set_new(json_object_get(pt, "bandwidth_bytes_per_s"), "ci95", json_pack("[f]", 1.0)); break;
-    case 9: json_object_set_new(root, "started_utc", json_string("yesterday")); break;
-    case 10: json_object_set_new(json_object_get(pt, "params"), "size_bytes", json_true()); break;
-    case 11: json_object_set_new(bench0, "unit", json_string("us")); break;
-    case 12: json_array_remove(json_object_get(json_object_get(root, "system"), "bindings"), 1); break;
-    case 13: json_object_set_new(root, "schema", json_string("mbsuite-results/0")); break;
-    }
-}
-
-static void test_check_reports_path(void **state)
-{
-    (void)state;
-    static const char *const expected[] = {
-        "$.benchmarks[0].points[1].median: -3 must be positive",
-        "$.benchmarks[0].points: no points",
-        "$.benchmarks[1].skipped: must not be empty",
-        "$.benchmarks[0].points[1]: ci95 lo 96000 > median 95432.1",
-        "$.benchmarks[0].points[1].n: 0 is below the minimum 1",
-        "$.complete: false, but the run must be complete",
-        "$.system: missing key \"clock\"",
-        "$.benchmarks[0].points[1]: min 99999 > median 95432.1",
-        "$.benchmarks[0].points[1].bandwidth_bytes_per_s.ci95: expected [lo, hi], got 1 elements",
-        "$.started_utc: \"yesterday\" is not an ISO 8601",
-        "$.benchmarks[0].points[1].params.size_bytes: expected string or number, got boolean",
-        "$.benchmarks[0].unit: \"us\" but all times are in ns",
-        "$.system.bindings: 1 entries for 2 ranks",
-        "$.schema: \"mbsuite-results/0\", expected \"mbsuite-results/1\"",
-    };
-    json_t *fixture = load_fixture("results_fixture.json");
-    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
-        json_t *root = json_deep_copy(fixture);
-        char err[512] = "";
-        mb_results_check_opts_t opts = {.require_complete = true};
-        check_broken(i, root);
-        assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
-        if (strncmp(err, expected[i], strlen(expected[i])) != 0)
-            fail_msg("case %zu: expected \"%s...\", got \"%s\"", i, expected[i], err);
-        json_decref(root);
-    }
-    json_decref(fixture);
-}
-
-static void test_check_expect_bench(void **state)
-{
-    (void)state;
-    json_t *root = load_fixture("results_fixture.json");
-    char err[512] = "";
-    const char *present[] = {"harness.bcopy", "harness.null"};
-    mb_results_check_opts_t opts = {.expect_bench = present, .n_expect_bench = 2};
-    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), 0);
-
-    const char *skipped[] = {"mpi.pingpong"};
-    opts = (mb_results_check_opts_t){.expect_bench = skipped, .n_expect_bench = 1};
-    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
-    assert_contains(err, "$.benchmarks[1]: expected benchmark \"mpi.pingpong\" was skipped");
-
-    const char *missing[] = {"shm.nothing"};
-    opts = (mb_results_check_opts_t){.expect_bench = missing, .n_expect_bench = 1};
-    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
-    assert_contains(err, "$.benchmarks: expected benchmark \"shm.nothing\" is missing");
-
-    assert_int_equal(mb_results_check(json_array_get(json_object_get(root, "benchmarks"), 0), NULL, NULL, err,
-                                      sizeof err),
-                     -1);
-    assert_contains(err, "$: missing key \"schema\"");
-    json_decref(root);
-}
-
 /* ---- report ----------------------------------------------------------------------- */
 
 static void test_report_fixture(void **state)
@@ -496,6 +409,7 @@ static void test_report_fixture(void **state)
                           "  size_bytes  cache  median ns     95% CI (ns)   n  CI ok  bandwidth MB/s\n"
                           "     1048576  warm       40123   39900 - 40400  11  yes             26133\n"
                           "     1048576  cold       95432  90000 - 101000  51  no              10988\n"
+                          "  (and 1 failed point, listed above)\n"
                           "  derived:\n"
                           "    loop_overhead_ns  0.3125\n"
                           "    note              cold: cache flushed by a 4x LLC sweep\n");
@@ -503,6 +417,14 @@ static void test_report_fixture(void **state)
     /* A benchmark without parameters and without bandwidth. */
     assert_contains(text, "  median ns      95% CI (ns)   n  CI ok\n"
                           "     0.5000  0.5000 - 0.5000  11  yes\n");
+    /* Failed points after the context block, before every table; in no table. */
+    const char *failed = strstr(text, "\nfailed points: 1 ");
+    assert_non_null(failed);
+    assert_true(failed > strstr(text, "rank 1: node 0"));
+    assert_true(failed < strstr(text, "harness.bcopy \u2014"));
+    assert_contains(failed, "  harness.bcopy size_bytes=2097152 cache=cold: setup: bcopy copied wrong "
+                            "bytes at offset 4096\n");
+    assert_null(strstr(text, "   2097152  cold"));
     /* Missed CI targets listed last. */
     const char *missed = strstr(text, "CI target not met");
     assert_non_null(missed);
@@ -530,6 +452,7 @@ static void test_report_missing_fields(void **state)
                           "          64      12.35            -  -  -\n");
     assert_contains(text, "x.empty \u2014 -\n  measures: -\n  (no points)\n");
     assert_null(strstr(text, "CI target not met"));
+    assert_null(strstr(text, "failed points"));
     free(text);
     json_decref(root);
 
@@ -538,6 +461,40 @@ static void test_report_missing_fields(void **state)
     assert_contains(text, "(no benchmarks finished)\n");
     free(text);
     json_decref(empty);
+}
+
+/* A benchmark whose every point failed has no table, only the list; failed points stay out
+ * of the CI list even when marked as missing their target. Parameters print in axis order
+ * and label columns align left, by role. */
+static void test_report_failed_points(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("results_fixture.json");
+    json_t *bcopy = json_array_get(json_object_get(root, "benchmarks"), 0);
+    json_t *points = json_object_get(bcopy, "points");
+    json_t *bad = json_pack("{s:{s:s, s:i}, s:s, s:s, s:b}", "params", "cache", "warm", "size_bytes", 1024,
+                            "status", "failed", "reason", "timeout", "ci_target_met", 0);
+    json_array_clear(points);
+    json_array_append_new(points, bad);
+    json_object_set_new(bcopy, "failed_points", json_integer(1));
+    char *text = render(root);
+    assert_contains(text, "\nfailed points: 1 ");
+    assert_contains(text, "  harness.bcopy size_bytes=1024 cache=warm: timeout\n");
+    assert_contains(text, "measures: time of one bcopy() call of size_bytes bytes\n"
+                          "  (no measured points: 1 failed, listed above)\n");
+    assert_null(strstr(text, "CI target not met"));
+    free(text);
+
+    /* A number on a label axis is still a label: left-aligned, by its role. */
+    json_t *ok = json_pack("{s:{s:i, s:i}, s:s, s:i, s:f, s:[f, f], s:b}", "params", "size_bytes", 64, "cache", 7,
+                           "status", "ok", "n", 11, "median", 10.0, "ci95", 9.0, 11.0, "ci_target_met", 1);
+    json_array_append_new(points, ok);
+    text = render(root);
+    assert_contains(text, "  size_bytes  cache  median ns    95% CI (ns)   n  CI ok\n"
+                          "          64  7          10.00  9.000 - 11.00  11  yes\n"
+                          "  (and 1 failed point, listed above)\n");
+    free(text);
+    json_decref(root);
 }
 
 static void test_report_write_error(void **state)
@@ -562,11 +519,9 @@ int main(void)
         cmocka_unit_test(test_results_lifecycle),
         cmocka_unit_test(test_results_write_failure_keeps_files),
         cmocka_unit_test(test_results_open_missing_dir),
-        cmocka_unit_test(test_check_fixture),
-        cmocka_unit_test(test_check_reports_path),
-        cmocka_unit_test(test_check_expect_bench),
         cmocka_unit_test(test_report_fixture),
         cmocka_unit_test(test_report_missing_fields),
+        cmocka_unit_test(test_report_failed_points),
         cmocka_unit_test(test_report_write_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

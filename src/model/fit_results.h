@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* The fitter applied to a results document ("mbsuite-results/1"): one model per mpi
- * benchmark and pair label, as the "fits" array; fits.csv; LogGP parameters.
+/* The fitter applied to a results document (docs/results.md): one model per benchmark whose
+ * "model" is "linear_pd" and per series (combination of its label axes' values), as the
+ * "fits" array; fits.csv; LogGP parameters. Benchmarks are told apart by their records'
+ * fields and axis roles, never by name.
  *
- * A point is (p = params.ranks, or 2 without it; d = params.size_bytes, or 0 without it;
- * t = median). Its standard error is (ci95[1] - ci95[0]) / (2 * 1.96), floored at 0.5% of
- * the median and at 1 ns so that no point gets an unbounded weight; points with a
- * non-finite or non-positive median are ignored.
+ * A point is (p = its ranks-role axis, or 2 without one; d = its message_size-role axis,
+ * or 0 without one; t = median). Failed points are left out. Its standard error is
+ * (ci95[1] - ci95[0]) / (2 * 1.96), floored at 0.5% of the median and at 1 ns so that no
+ * point gets an unbounded weight; points with a non-finite or non-positive median are
+ * ignored.
  *
- * A "fits" entry: {"name", "params": {"pair": "intra"} or {}, "variables": ["p"?, "d"?]
- * (which of p and d the benchmark varies), "p_min", "p_max", "points": n used,
- * "segments": [{"d_min", "d_max", "terms": [{"basis", "coef", "stderr"}], "cov": k x k
- * (scaled covariance of the coefs, ns^2 per basis units), "chi2", "dof", "Q"}],
+ * A "fits" entry: {"name", "params": the series, e.g. {"pair": "intra"}, or {},
+ * "variables": ["p"?, "d"?] (which of p and d the benchmark varies), "p_min", "p_max",
+ * "points": n used, "segments": [{"d_min", "d_max", "terms": [{"basis", "coef", "stderr"}],
+ * "cov": k x k (scaled covariance of the coefs, ns^2 per basis units), "chi2", "dof", "Q"}],
  * "holdout_error_pct": number or null, "holdout_note": why null (only then)}; coefs in ns.
  * When no model fits, "segments" is [] and "error" says why. */
 #ifndef MB_FIT_RESULTS_H
@@ -31,14 +34,15 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen);
  * Returns 0, or -1 with err. */
 int mb_fit_results_write_csv(const json_t *fits, const char *path, char *err, size_t errlen);
 
-/* LogGP parameters from the point-to-point medians at each benchmark's smallest size, per
- * pair label (new reference): o_s = mpi.send (else mpi.isend), o_r = mpi.recvmin, L =
- * mpi.pingpong (half a round trip) - o_s - o_r, g = mpi.send as a stand-in (nothing times
- * back-to-back sends), G = the d slope of mpi.pingpong's last segment. Shape:
- * {"intra": {"L": P, "o_s": P, "o_r": P, "g": P, "G": P}, ...} where P is
- * {"value", "unit", "derivation"} or, when it cannot be derived, {"value": null, "unit",
- * "omitted": why}. G's fit comes from `fits`, else root's "fits". Pairs come from
- * mpi.pingpong, send, isend, recvmin; none gives {}. Meant to be stored as root's "loggp". */
+/* LogGP parameters per series (new reference), from the benchmarks whose "loggp" field
+ * names them, each at its smallest message size: o_s and o_r are those benchmarks'
+ * medians, L = the "L" benchmark's (half a round trip) - o_s - o_r, g = the o_s figure as
+ * an honestly labelled stand-in (nothing times back-to-back sends), G = the d slope of the
+ * "L" benchmark's fit over its largest sizes. Shape: {"intra": {"L": P, "o_s": P, "o_r": P,
+ * "g": P, "G": P}, ...}, keyed by the series' label values joined by "," ("all" for a
+ * source without label axes), where P is {"value", "unit", "derivation"} or, when it
+ * cannot be derived, {"value": null, "unit", "omitted": why}. G's fit comes from `fits`,
+ * else root's "fits". No source gives {}. Meant to be stored as root's "loggp". */
 json_t *mb_fit_loggp(const json_t *root, const json_t *fits);
 
 /* The model of one segment of a fits entry, for mb_fit_predict (coef, stderr, cov, ranges;

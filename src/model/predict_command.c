@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The predict command: read a results document, take its "fits" (or fit it now), and
- * evaluate one benchmark's model at the given process count and size. */
+ * evaluate one benchmark's model at the given process count and size. --pair picks the
+ * series by its label values (the pair of a point-to-point benchmark); without it, the
+ * first series measured. */
 #include "predict_command.h"
 
 #include <errno.h>
@@ -14,6 +16,7 @@
 
 #include "fit.h"
 #include "fit_results.h"
+#include "record.h"
 
 #define PREDICT_USAGE "usage: mbsuite predict RESULTS.json OP -p P -d BYTES [--pair intra|inter]"
 
@@ -94,7 +97,13 @@ static bool predict_has(const json_t *array, const char *s)
     return false;
 }
 
-/* Distinct values of fits' key (name, or params.pair of one name) joined by ", ". */
+/* A fit's series as text: its label values joined by ",", "" for none. */
+static void predict_series(const json_t *fit, char *buf, size_t len)
+{
+    mb_record_series_text(json_object_get(fit, "params"), buf, len);
+}
+
+/* The distinct names of the fits, or with op the series of op's fits, joined by ", ". */
 static void predict_list(const json_t *fits, const char *op, char *buf, size_t len)
 {
     json_t *seen = json_array();
@@ -104,9 +113,10 @@ static void predict_list(const json_t *fits, const char *op, char *buf, size_t l
     json_array_foreach(fits, i, fit)
     {
         const char *name = json_string_value(json_object_get(fit, "name"));
-        const char *v =
-            op ? json_string_value(json_object_get(json_object_get(fit, "params"), "pair")) : name;
-        if (!v || !name || (op && strcmp(name, op) != 0) || predict_has(seen, v))
+        char series[256];
+        predict_series(fit, series, sizeof series);
+        const char *v = op ? series : name;
+        if (!v || !*v || !name || (op && strcmp(name, op) != 0) || predict_has(seen, v))
             continue;
         json_array_append_new(seen, json_string(v));
         if (used < len)
@@ -115,6 +125,17 @@ static void predict_list(const json_t *fits, const char *op, char *buf, size_t l
     json_decref(seen);
     if (!buf[0])
         snprintf(buf, len, "none");
+}
+
+/* Why a benchmark of the document has no fit. */
+static const char *predict_no_model(const json_t *bench)
+{
+    const char *skipped = json_string_value(json_object_get(bench, "skipped"));
+    if (skipped)
+        return skipped;
+    if (!mb_record_has_model(bench, "linear_pd"))
+        return "its record declares no model (\"model\" is null)";
+    return "no point was measured";
 }
 
 static int predict_run(const predict_args_t *a, const json_t *root, const json_t *fits)
@@ -129,10 +150,9 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
         if (!name || strcmp(name, a->op) != 0)
             continue;
         any = any ? any : f;
-        const char *pair = json_string_value(json_object_get(json_object_get(f, "params"), "pair"));
-        if (!pair && !a->pair)
-            fit = fit ? fit : f;
-        else if (pair && (a->pair ? strcmp(pair, a->pair) == 0 : strcmp(pair, "intra") == 0))
+        char series[256];
+        predict_series(f, series, sizeof series);
+        if (!fit && (!a->pair || strcmp(series, a->pair) == 0))
             fit = f;
     }
     if (!any) {
@@ -141,12 +161,9 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
         json_array_foreach(json_object_get(root, "benchmarks"), j, b)
         {
             const char *name = json_string_value(json_object_get(b, "name"));
-            const char *skipped = json_string_value(json_object_get(b, "skipped"));
             if (name && strcmp(name, a->op) == 0) {
                 fprintf(stderr, "mbsuite predict: %s has no model: %s\n", a->op,
-                        skipped
-                            ? skipped
-                            : "it has no size or process-count parameter, or is not in group mpi");
+                        predict_no_model(b));
                 return 1;
             }
         }
@@ -154,15 +171,12 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
         fprintf(stderr, "mbsuite predict: unknown primitive '%s'; known: %s\n", a->op, list);
         return 2;
     }
-    const json_t *any_pair = json_object_get(json_object_get(any, "params"), "pair");
-    if (!fit && !any_pair && a->pair) {
+    if (!fit && json_object_size(json_object_get(any, "params")) == 0) {
         fprintf(stderr,
                 "mbsuite predict: %s has no pair parameter (--pair is for point-to-point)\n",
                 a->op);
         return 2;
     }
-    if (!fit && !a->pair) /* no intra pair: the first one measured */
-        fit = any;
     if (!fit) {
         predict_list(fits, a->op, list, sizeof list);
         fprintf(stderr, "mbsuite predict: %s has no pair '%s'; measured: %s\n", a->op, a->pair,
@@ -214,10 +228,15 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
 
     char where[128] = "";
     size_t used = 0;
-    const char *pair = json_string_value(json_object_get(json_object_get(fit, "params"), "pair"));
-    if (pair)
-        used += (size_t)snprintf(where + used, sizeof where - used, " pair=%s", pair);
-    if (uses_p)
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)json_object_get(fit, "params"), key, v)
+    {
+        if (used < sizeof where)
+            used += (size_t)snprintf(where + used, sizeof where - used, " %s=%s", key,
+                                     json_is_string(v) ? json_string_value(v) : "?");
+    }
+    if (uses_p && used < sizeof where)
         used += (size_t)snprintf(where + used, sizeof where - used, " p=%lld", a->p);
     if (uses_d && used < sizeof where)
         snprintf(where + used, sizeof where - used, " d=%lld", a->d);

@@ -8,8 +8,9 @@
 
 #include <jansson.h>
 
-/* Render the results document `root` (schema in results.h) as text into f. Missing
- * optional fields are shown as "-". Returns 0, or -1 on a write error. */
+/* Render the results document `root` (schema in docs/results.md) as text into f, failed
+ * points listed near the top and left out of every table. Missing optional fields are
+ * shown as "-". Returns 0, or -1 on a write error. */
 int mb_report_write(FILE *f, const json_t *root);
 
 /* bytes in the units the config accepts (K = 1024): "48K", "1.25M", "15.6G". */

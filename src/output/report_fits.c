@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Seed 001's two summaries of a machine: the fitted "MPI Function | Time (us) | Goodness of
- * fit (Q)" table, and operations grouped by the power of ten of their time; plus the LogGP
- * parameters derived from the point-to-point results. Tables are sized to their cells. */
+ * fit (Q)" table (every entry of "fits", i.e. every benchmark whose model is linear_pd),
+ * and operations grouped by the power of ten of their time; plus the LogGP parameters
+ * derived from the point-to-point results. Series come from label axes, failed points are
+ * left out. Tables are sized to their cells. */
 #include "report_fits.h"
 
 #include <math.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "fit_results.h"
+#include "record.h"
 
 #define REPORT_FITS_INDENT "  "
 #define REPORT_FITS_GAP "  "
@@ -25,13 +28,11 @@ typedef struct report_fits_row {
     char holdout[24];
 } report_fits_row_t;
 
-/* "allgather" or "pingpong intra": the name without "mpi.", then the label values. */
+/* "mpi.allgather" or "mpi.pingpong intra": the name, then the series' label values. */
 static void report_fits_name(const json_t *fit, char *buf, size_t len)
 {
     const char *name = json_string_value(json_object_get(fit, "name"));
     name = name ? name : "?";
-    if (strncmp(name, "mpi.", 4) == 0)
-        name += 4;
     size_t used = (size_t)snprintf(buf, len, "%s", name);
     const char *key;
     const json_t *v;
@@ -141,7 +142,7 @@ static void report_fits_models(FILE *f, const json_t *fits)
 static void report_fits_loggp(FILE *f, const json_t *loggp)
 {
     static const char *const params[] = {"L", "o_s", "o_r", "g", "G"};
-    fprintf(f, "LogGP parameters from the point-to-point results (per pair)\n");
+    fprintf(f, "LogGP parameters from the point-to-point results (per series)\n");
     if (json_object_size(loggp) == 0) {
         fprintf(f, REPORT_FITS_INDENT "(no point-to-point results)\n");
         return;
@@ -165,8 +166,9 @@ static void report_fits_loggp(FILE *f, const json_t *loggp)
     }
 }
 
-/* The label ("(warm)", "(intra)") and the headline time of a benchmark's smallest point for
- * each label: smallest parameter values, compared in the order of the benchmark's params. */
+/* The series ("(warm)", "(intra)") and the headline time of a benchmark's smallest
+ * measured point for each series: smallest values of its numeric axes, compared in axis
+ * order. */
 typedef struct report_fits_item {
     char text[128];
     int col;
@@ -175,30 +177,25 @@ typedef struct report_fits_item {
 static bool report_fits_smaller(const json_t *bench, const json_t *a, const json_t *b)
 {
     size_t i;
-    const json_t *name;
-    json_array_foreach(json_object_get(bench, "params"), i, name)
+    const json_t *axis;
+    json_array_foreach(json_object_get(bench, "axes"), i, axis)
     {
-        const char *n = json_string_value(name);
-        const json_t *x = json_object_get(json_object_get(a, "params"), n ? n : "");
-        const json_t *y = json_object_get(json_object_get(b, "params"), n ? n : "");
+        const char *n = json_string_value(json_object_get(axis, "name"));
+        if (!n || mb_record_role(bench, n) == MB_ROLE_LABEL)
+            continue;
+        const json_t *x = json_object_get(json_object_get(a, "params"), n);
+        const json_t *y = json_object_get(json_object_get(b, "params"), n);
         if (json_is_number(x) && json_is_number(y) && json_number_value(x) != json_number_value(y))
             return json_number_value(x) < json_number_value(y);
     }
     return false;
 }
 
-static void report_fits_label(const json_t *pt, char *buf, size_t len)
+static void report_fits_label(const json_t *bench, const json_t *pt, char *buf, size_t len)
 {
-    size_t used = 0;
-    const char *key;
-    const json_t *v;
-    buf[0] = '\0';
-    json_object_foreach((json_t *)json_object_get(pt, "params"), key, v)
-    {
-        if (used < len && json_is_string(v))
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-                                     json_string_value(v));
-    }
+    json_t *series = mb_record_series(bench, pt);
+    mb_record_series_text(series, buf, len);
+    json_decref(series);
 }
 
 static size_t report_fits_bench_items(const json_t *bench, report_fits_item_t *items, size_t max)
@@ -218,15 +215,15 @@ static size_t report_fits_bench_items(const json_t *bench, report_fits_item_t *i
     for (size_t i = 0; i < npts; i++) {
         const json_t *pt = json_array_get(points, i);
         double t = json_number_value(json_object_get(pt, stat));
-        if (!isfinite(t) || t <= 0)
+        if (!mb_record_point_ok(pt) || !isfinite(t) || t <= 0)
             continue;
         char label[96], other[96];
-        report_fits_label(pt, label, sizeof label);
+        report_fits_label(bench, pt, label, sizeof label);
         size_t j = 0;
         for (; j < i; j++) {
             if (!best[j])
                 continue;
-            report_fits_label(best[j], other, sizeof other);
+            report_fits_label(bench, best[j], other, sizeof other);
             if (strcmp(label, other) == 0)
                 break;
         }
@@ -239,7 +236,7 @@ static size_t report_fits_bench_items(const json_t *bench, report_fits_item_t *i
         if (!best[i])
             continue;
         char label[96];
-        report_fits_label(best[i], label, sizeof label);
+        report_fits_label(bench, best[i], label, sizeof label);
         double ns = json_number_value(json_object_get(best[i], stat));
         int e = (int)floor(log10(ns)) - 9; /* from ns, so 100 ns is exactly 1e-7 s */
         items[n].col = (e < REPORT_FITS_EXP_MIN   ? REPORT_FITS_EXP_MIN

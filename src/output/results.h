@@ -4,7 +4,8 @@
  * atomically after every finished benchmark, so a run killed half-way leaves valid files
  * holding everything finished ("complete": false until the end). Rank 0 only.
  *
- * results.json, schema "mbsuite-results/1":
+ * results.json, schema "mbsuite-results/2", documented in docs/results.md (benchmark
+ * records: axes and their roles, model, loggp, measured_by, point status, failed_points):
  *   { "schema", "complete": bool, "started_utc", "finished_utc" (null until complete),
  *     "system": { "suite": {"name","version"}, "command_line": [..], "compiler", "cflags",
  *                 "mpi": {"library", "standard", "env": {VAR: value}},
@@ -16,15 +17,9 @@
  *     optional "preflight": { "nodes": [ { "host", "mhz", "tick_ns", "cycles": {..},
  *                             "perturb": {"p50_pct","p90_pct","p99_pct","max_pct"},
  *                             "flagged", "why", ... } ], ... } (see preflight.h),
- *     "benchmarks": [ { "name","group","summary","measures","unit":"ns","params":[names],
- *                       "points": [ { "params": {name: value}, "n","min","median","mean",
- *                                     "max","stddev","p90","p99","ci95":[lo,hi],
- *                                     "ci95_rel_halfwidth","ci_target_met","iterations",
- *                                     optional "bytes_per_op" and "bandwidth_bytes_per_s":
- *                                     {"median","best","worst","ci95":[lo,hi]} } ],
- *                       "skipped": reason or null, optional "derived": {..},
- *                       optional "node_noise": the pre-flight noise of the node it ran on,
- *                       "elapsed_s" } ] }
+ *     "benchmarks": [ records, see docs/results.md; optional "derived": {..} and
+ *                     "node_noise": the pre-flight noise of the node it ran on ],
+ *     "fits" and "loggp" (see fit_results.h), "failed_points": the run's total }
  * All times are ns per operation. */
 #ifndef MB_RESULTS_H
 #define MB_RESULTS_H
@@ -34,7 +29,7 @@
 
 #include <jansson.h>
 
-#define MB_RESULTS_SCHEMA "mbsuite-results/1"
+#define MB_RESULTS_SCHEMA "mbsuite-results/2"
 
 typedef struct mb_results mb_results_t;
 

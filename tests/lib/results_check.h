@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Validation of a results document against the schema in results.h, shared by the
- * check_results tool (end-to-end tests) and the unit tests. */
+/* Validation of a results document against its schema (docs/results.md, results.h), shared
+ * by the check_results tool (end-to-end tests) and the unit tests. */
 #ifndef MB_RESULTS_CHECK_H
 #define MB_RESULTS_CHECK_H
 
@@ -13,12 +13,13 @@ typedef struct mb_results_check_opts {
     bool require_complete;           /* "complete" must be true */
     const char *const *expect_bench; /* names that must be present and not skipped */
     size_t n_expect_bench;
-    int expect_preflight_nodes;      /* > 0: a "preflight" section with this many nodes */
+    int expect_preflight_nodes; /* > 0: a "preflight" section with this many nodes */
 } mb_results_check_opts_t;
 
 typedef struct mb_results_check_counts {
     size_t benchmarks; /* entries of "benchmarks", skipped ones included */
-    size_t points;     /* points over all benchmarks */
+    size_t points;     /* points over all benchmarks, failed ones included */
+    size_t failed;     /* failed points over all benchmarks */
 } mb_results_check_counts_t;
 
 /* Check root (opts may be NULL: no extra requirements). Returns 0 and fills counts (may be

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* A benchmark's record in results.json (schema in docs/results.md), read the way every
+ * reader must: by the roles of its axes and its "model", "loggp" and point "status" fields,
+ * never by benchmark, group or axis names. */
+#ifndef MB_RECORD_H
+#define MB_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* What an axis means; the names in results.json are those of mb_record_role_name. */
+typedef enum mb_role {
+    MB_ROLE_MESSAGE_SIZE = 0, /* d: bytes per message */
+    MB_ROLE_RANKS,            /* p: processes taking part */
+    MB_ROLE_THREADS,
+    MB_ROLE_WORKING_SET, /* bytes a memory benchmark cycles through */
+    MB_ROLE_COUNT,       /* any other number */
+    MB_ROLE_LABEL,       /* categorical: string values, listed in the axis' "labels" */
+    MB_ROLE_NONE = -1,   /* not a role: an unknown name, or an axis without one */
+} mb_role_t;
+
+/* The role called s in results.json ("message_size", ...), or MB_ROLE_NONE. */
+mb_role_t mb_record_role_parse(const char *s);
+
+/* The name of role r in results.json, or NULL for MB_ROLE_NONE. */
+const char *mb_record_role_name(mb_role_t r);
+
+/* The role of bench's axis `axis` (from "axes"), or MB_ROLE_NONE when not listed. */
+mb_role_t mb_record_role(const json_t *bench, const char *axis);
+
+/* The name of bench's first axis with role r (borrowed from bench), or NULL. */
+const char *mb_record_axis(const json_t *bench, mb_role_t r);
+
+/* Whether bench ran: "skipped" is absent or null. */
+bool mb_record_ran(const json_t *bench);
+
+/* Whether bench's "model" is the string m (e.g. "linear_pd"). */
+bool mb_record_has_model(const json_t *bench, const char *m);
+
+/* Whether pt was measured: its "status" is "ok", or absent (a partial document). A failed
+ * point has no statistics and belongs in no table, fit or plot. */
+bool mb_record_point_ok(const json_t *pt);
+
+/* The series pt belongs to: {axis: value} for each of bench's label axes, in axis order
+ * (new reference; {} when bench has none). */
+json_t *mb_record_series(const json_t *bench, const json_t *pt);
+
+/* A series' values joined by ",", e.g. "intra" or "read,cold"; "" for {}. */
+void mb_record_series_text(const json_t *series, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* Formatting for report.txt. Times keep 4 significant digits and never an exponent in
+ * the usual range, so columns of them line up and read without decoding. */
+#include "report_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Doubles hold every integer exactly up to 2^53; beyond, "integral" means nothing. */
+#define REPORT_TEXT_MAX_INTEGER 9007199254740992.0
+
+const char *mb_report_text_str(const json_t *obj, const char *key)
+{
+    return json_string_value(json_object_get(obj, key));
+}
+
+bool mb_report_text_num(const json_t *obj, const char *key, double *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_number(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+const char *mb_report_text_dash(const char *s)
+{
+    return s && *s ? s : "-";
+}
+
+void mb_report_text_sig(double v, char *buf, size_t len)
+{
+    double a = fabs(v);
+    if (!isfinite(v) || a == 0) {
+        snprintf(buf, len, "%g", v);
+        return;
+    }
+    int decimals = 3 - (int)floor(log10(a));
+    if (decimals < 0)
+        decimals = 0;
+    if (decimals > 6)
+        snprintf(buf, len, "%.3e", v);
+    else
+        snprintf(buf, len, "%.*f", decimals, v);
+}
+
+void mb_report_text_duration(double ns, char *buf, size_t len)
+{
+    static const struct {
+        double scale;
+        const char *name;
+    } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    size_t i = 0;
+    while (i + 1 < sizeof units / sizeof units[0] && fabs(ns) < units[i].scale)
+        i++;
+    char num[40];
+    mb_report_text_sig(ns / units[i].scale, num, sizeof num);
+    snprintf(buf, len, "%s %s", num, units[i].name);
+}
+
+void mb_report_text_value(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_string(v)) {
+        snprintf(buf, len, "%s", json_string_value(v));
+    } else if (json_is_integer(v)) {
+        snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    } else if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (d == floor(d) && fabs(d) < REPORT_TEXT_MAX_INTEGER)
+            snprintf(buf, len, "%.0f", d);
+        else
+            mb_report_text_sig(d, buf, len);
+    } else if (json_is_boolean(v)) {
+        snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+    } else if (!v || json_is_null(v)) {
+        snprintf(buf, len, "-");
+    } else {
+        char *s = json_dumps(v, JSON_COMPACT);
+        snprintf(buf, len, "%s", s ? s : "-");
+        free(s);
+    }
+}
+
+size_t mb_report_text_axis_names(const json_t *bench, const char **names, size_t max)
+{
+    size_t n = 0, i;
+    const json_t *p;
+    const json_t *params = json_object_get(bench, "params");
+    if (json_is_array(params)) {
+        json_array_foreach(params, i, p)
+        {
+            if (json_is_string(p) && n < max)
+                names[n++] = json_string_value(p);
+        }
+        return n;
+    }
+    const json_t *first =
+        json_object_get(json_array_get(json_object_get(bench, "points"), 0), "params");
+    const char *key;
+    json_object_foreach((json_t *)first, key, p)
+    {
+        if (n < max)
+            names[n++] = key;
+    }
+    return n;
+}
+
+void mb_report_text_params(const json_t *bench, const json_t *pt, char *buf, size_t len)
+{
+    const json_t *params = json_object_get(pt, "params");
+    size_t n = json_array_size(json_object_get(bench, "params")) + json_object_size(params);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    if (!names)
+        return;
+    n = mb_report_text_axis_names(bench, names, n);
+    for (size_t i = 0; i < n && used < len; i++) {
+        char value[128];
+        mb_report_text_value(json_object_get(params, names[i]), value, sizeof value);
+        int w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", names[i], value);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    free(names);
+}

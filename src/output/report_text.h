@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* How report.txt writes values, shared by its sections: figures at 4 significant digits,
+ * parameters as plain integers or labels, "-" for anything missing. */
+#ifndef MB_REPORT_TEXT_H
+#define MB_REPORT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+/* obj.key if it is a string (borrowed), else NULL. */
+const char *mb_report_text_str(const json_t *obj, const char *key);
+
+/* obj.key into *out if it is a number; returns whether it was. */
+bool mb_report_text_num(const json_t *obj, const char *key, double *out);
+
+/* s, or "-" when s is NULL or empty. */
+const char *mb_report_text_dash(const char *s);
+
+/* v at 4 significant digits without an exponent: 40123, 123.5, 1.235, 0.01235. */
+void mb_report_text_sig(double v, char *buf, size_t len);
+
+/* A duration given in ns, in the largest unit it reaches: "5.000 ms", "20.50 ns". */
+void mb_report_text_duration(double ns, char *buf, size_t len);
+
+/* A parameter or derived value: strings as-is, integral numbers as integers, booleans as
+ * yes/no, null or missing as "-", anything else as compact JSON. */
+void mb_report_text_value(const json_t *v, char *buf, size_t len);
+
+/* bench's axis names in order (its "params", else the keys of its first point's params),
+ * at most max of them, borrowed from bench; returns how many. */
+size_t mb_report_text_axis_names(const json_t *bench, const char **names, size_t max);
+
+/* A point's parameters as "size_bytes=1048576 cache=cold", in the order of bench's axes. */
+void mb_report_text_params(const json_t *bench, const json_t *pt, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/* The fitter applied to results documents (schema 2): which benchmarks are fitted, along
+ * which axes and in which series, all by the records' fields and axis roles; LogGP from the
+ * benchmarks' "loggp" fields; fits.csv; the report's fit sections. The documents' failed
+ * points carry a bogus median (testdoc.h), so any reader that used one would be caught. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "fit.h"
+#include "fit_results.h"
+#include "report_fits.h"
+#include "testdoc.h"
+
+static const json_t *find_fit(const json_t *fits, const char *name, const char *key,
+                              const char *value)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const json_t *params = json_object_get(f, "params");
+        const char *v = key ? json_string_value(json_object_get(params, key)) : NULL;
+        if (strcmp(json_string_value(json_object_get(f, "name")), name) == 0 &&
+            (key ? v && strcmp(v, value) == 0 : json_object_size(params) == 0))
+            return f;
+    }
+    return NULL;
+}
+
+static double term_coef(const json_t *seg, const char *basis)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(json_object_get(seg, "terms"), i, t)
+    {
+        if (strcmp(json_string_value(json_object_get(t, "basis")), basis) == 0)
+            return json_number_value(json_object_get(t, "coef"));
+    }
+    return NAN;
+}
+
+static double loggp_value(const json_t *loggp, const char *series, const char *param)
+{
+    const json_t *v =
+        json_object_get(json_object_get(json_object_get(loggp, series), param), "value");
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *loggp_text(const json_t *loggp, const char *series, const char *param,
+                              const char *key)
+{
+    return json_string_value(
+        json_object_get(json_object_get(json_object_get(loggp, series), param), key));
+}
+
+/* --- fits and LogGP --- */
+
+/* --- fits and LogGP --- */
+
+static void test_fit_results(void **state)
+{
+    (void)state;
+    json_t *root = mb_testdoc_mpi();
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    assert_int_equal(json_array_size(fits), 5); /* pingpong x2, allgather, send, recvmin */
+    const json_t *pp = find_fit(fits, "mpi.pingpong", "pair", "intra");
+    assert_non_null(pp);
+    assert_int_equal(json_integer_value(json_object_get(pp, "points")), 33); /* failed one out */
+    const json_t *seg = json_array_get(json_object_get(pp, "segments"), 0);
+    assert_int_equal(json_array_size(json_object_get(pp, "segments")), 1);
+    assert_int_equal(json_array_size(json_object_get(seg, "terms")), 2);
+    assert_true(fabs(term_coef(seg, "1") - 500) < 1e-6);
+    assert_true(fabs(term_coef(seg, "d") - 0.1) < 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(seg, "d_max")), 65536);
+    assert_true(json_number_value(json_object_get(seg, "Q")) > 0.99);
+    assert_true(json_number_value(json_object_get(pp, "holdout_error_pct")) < 1e-6);
+    assert_int_equal(json_array_size(json_object_get(pp, "variables")), 1);
+
+    const json_t *ag = find_fit(fits, "mpi.allgather", NULL, NULL);
+    assert_non_null(ag);
+    seg = json_array_get(json_object_get(ag, "segments"), 0);
+    assert_true(fabs(term_coef(seg, "1") - 1000) < 1e-6);
+    assert_true(fabs(term_coef(seg, "p") - 2000) < 1e-6);
+    assert_true(fabs(term_coef(seg, "d") - 0.5) < 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(ag, "p_max")), 8);
+    char text[256];
+    mb_fit_results_format_model(seg, false, text, sizeof text);
+    assert_string_equal(text, "1 + 2*p + 0.0005*d");
+    assert_null(find_fit(fits, "mpi.barrier", NULL, NULL));           /* skipped */
+    assert_null(find_fit(fits, "harness.timer", "quantity", "read")); /* no model */
+
+    /* the model read back from JSON predicts like the fit */
+    mb_fit_model_t m;
+    assert_int_equal(mb_fit_results_segment_model(ag, seg, &m, err, sizeof err), 0);
+    bool out;
+    double se, t = mb_fit_predict(&m, 4, 1024, &se, &out);
+    assert_true(fabs(t - 9512) < 1e-6);
+    assert_true(se > 0 && se < 50);
+    assert_false(out);
+    mb_fit_predict(&m, 16, 1024, NULL, &out);
+    assert_true(out);
+
+    json_t *loggp = mb_fit_loggp(root, fits);
+    assert_true(fabs(loggp_value(loggp, "intra", "o_s") - 150) < 1e-9);
+    assert_true(fabs(loggp_value(loggp, "intra", "o_r") - 100) < 1e-9);
+    assert_true(fabs(loggp_value(loggp, "intra", "L") - 250) < 1e-9);
+    assert_true(fabs(loggp_value(loggp, "intra", "G") - 0.1) < 1e-9);
+    assert_non_null(strstr(loggp_text(loggp, "intra", "L", "derivation"), "mpi.pingpong"));
+    /* g: the o_s source, labelled as the stand-in it is */
+    assert_true(fabs(loggp_value(loggp, "intra", "g") - 150) < 1e-9);
+    assert_non_null(strstr(loggp_text(loggp, "intra", "g", "derivation"), "stand-in: mpi.send"));
+    assert_true(isnan(loggp_value(loggp, "inter", "L")));
+    assert_non_null(loggp_text(loggp, "inter", "o_r", "omitted"));
+    assert_true(fabs(loggp_value(loggp, "inter", "G") - 0.05) < 1e-9);
+    json_decref(loggp);
+
+    json_t *empty = json_object();
+    assert_null(mb_fit_results(empty, err, sizeof err));
+    assert_non_null(strstr(err, "benchmarks"));
+    json_decref(empty);
+    json_decref(fits);
+    json_decref(root);
+}
+
+/* Names mean nothing: a benchmark outside group mpi with unusual axis names is fitted by
+ * its roles, one in group mpi with a size_bytes axis but no model is not. */
+static void test_fit_by_roles(void **state)
+{
+    (void)state;
+    json_t *x = mb_testdoc_transfer();
+    json_t *plain = mb_testdoc_bench("mpi.plain", NULL, NULL, "size_bytes:message_size", NULL);
+    mb_testdoc_point(plain, json_pack("{s:f}", "size_bytes", 8.0), 100);
+    json_t *counts = mb_testdoc_bench("x.counted", "linear_pd", NULL, "instances:count", NULL);
+    mb_testdoc_point(counts, json_pack("{s:f}", "instances", 1.0), 100);
+    json_t *root = json_pack("{s:[o, o, o]}", "benchmarks", x, plain, counts);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    assert_int_equal(json_array_size(fits), 3); /* near, far, and counted's error */
+    const json_t *far = find_fit(fits, "x.transfer", "route", "far");
+    assert_non_null(far);
+    const json_t *vars = json_object_get(far, "variables");
+    assert_int_equal(json_array_size(vars), 2);
+    assert_string_equal(json_string_value(json_array_get(vars, 0)), "p");
+    assert_string_equal(json_string_value(json_array_get(vars, 1)), "d");
+    const json_t *seg = json_array_get(json_object_get(far, "segments"), 0);
+    assert_true(fabs(term_coef(seg, "1") - 900) < 1e-6);
+    assert_true(fabs(term_coef(seg, "p") - 100) < 1e-6);
+    assert_true(fabs(term_coef(seg, "d") - 0.25) < 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(far, "p_max")), 6);
+    const json_t *counted = find_fit(fits, "x.counted", NULL, NULL);
+    assert_non_null(counted);
+    assert_int_equal(json_array_size(json_object_get(counted, "segments")), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(counted, "error")), "role"));
+    assert_null(find_fit(fits, "mpi.plain", NULL, NULL));
+    json_decref(fits);
+    json_decref(root);
+}
+
+/* LogGP sources are found by their "loggp" field: a benchmark named mpi.send without one is
+ * no source, and sources with other names are. Series are keyed by their label values. */
+static void test_loggp_by_field(void **state)
+{
+    (void)state;
+    json_t *rtt =
+        mb_testdoc_bench("x.rtt", "linear_pd", "L", "len:message_size", "link:label:a", NULL);
+    json_t *post =
+        mb_testdoc_bench("x.post", NULL, "o_s", "len:message_size", "link:label:a", NULL);
+    json_t *take =
+        mb_testdoc_bench("x.take", NULL, "o_r", "len:message_size", "link:label:a", NULL);
+    json_t *decoy =
+        mb_testdoc_bench("mpi.send", NULL, NULL, "size_bytes:message_size", "pair:label:a", NULL);
+    for (double d = 0; d <= 8192; d += 1024) {
+        mb_testdoc_point(rtt, json_pack("{s:f, s:s}", "len", d, "link", "a"), 1000 + 0.2 * d);
+        mb_testdoc_point(post, json_pack("{s:f, s:s}", "len", d + 8, "link", "a"), 300 + d);
+        mb_testdoc_point(take, json_pack("{s:f, s:s}", "len", d + 8, "link", "a"), 200 + d);
+        mb_testdoc_point(decoy, json_pack("{s:f, s:s}", "size_bytes", d, "pair", "a"), 5);
+    }
+    mb_testdoc_failed(take, json_pack("{s:f, s:s}", "len", 0.0, "link", "a"), 1.0);
+    json_t *root = json_pack("{s:[o, o, o, o]}", "benchmarks", decoy, rtt, post, take);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    json_t *loggp = mb_fit_loggp(root, fits);
+    assert_int_equal(json_object_size(loggp), 1);
+    assert_true(fabs(loggp_value(loggp, "a", "o_s") - 300) < 1e-9);
+    assert_true(fabs(loggp_value(loggp, "a", "o_r") - 200) < 1e-9); /* failed 0 B ignored */
+    assert_true(fabs(loggp_value(loggp, "a", "L") - 500) < 1e-9);
+    assert_true(fabs(loggp_value(loggp, "a", "G") - 0.2) < 1e-9);
+    assert_non_null(strstr(loggp_text(loggp, "a", "o_s", "derivation"), "x.post"));
+    assert_non_null(strstr(loggp_text(loggp, "a", "o_s", "derivation"), "(8 B)"));
+    assert_non_null(strstr(loggp_text(loggp, "a", "g", "derivation"), "stand-in: x.post"));
+    assert_non_null(strstr(loggp_text(loggp, "a", "G", "derivation"), "x.rtt"));
+    json_decref(loggp);
+
+    /* Without an o_r source, L cannot be derived and says why. */
+    json_array_remove(json_object_get(root, "benchmarks"), 3);
+    loggp = mb_fit_loggp(root, fits);
+    assert_true(isnan(loggp_value(loggp, "a", "o_r")));
+    assert_non_null(strstr(loggp_text(loggp, "a", "o_r", "omitted"), "loggp \"o_r\""));
+    assert_true(isnan(loggp_value(loggp, "a", "L")));
+    json_decref(loggp);
+    json_decref(fits);
+
+    json_t *none = json_pack("{s:[]}", "benchmarks");
+    loggp = mb_fit_loggp(none, NULL);
+    assert_int_equal(json_object_size(loggp), 0);
+    json_decref(loggp);
+    json_decref(none);
+    json_decref(root);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    json_t *root = mb_testdoc_mpi();
+    char err[256], dir[] = "/tmp/test_fit.XXXXXX", path[128];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/fits.csv", dir);
+    assert_int_equal(mb_fit_results_write_csv(fits, path, err, sizeof err), 0);
+    char *csv = slurp(path);
+    assert_non_null(csv);
+    assert_memory_equal(
+        csv,
+        "name,params,segment,d_min,d_max,basis,coef_ns,stderr_ns,chi2,dof,Q,holdout_error_pct\n",
+        84);
+    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,0,0,65536,1,500,"));
+    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,0,0,65536,d,0.1,"));
+    assert_non_null(strstr(csv, "\nmpi.allgather,,0,0,32768,p,2000,"));
+    size_t lines = 0;
+    for (const char *c = csv; *c; c++)
+        lines += *c == '\n';
+    size_t rows = 0, i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        size_t s;
+        const json_t *seg;
+        json_array_foreach(json_object_get(f, "segments"), s, seg) rows +=
+            json_array_size(json_object_get(seg, "terms"));
+    }
+    assert_int_equal(lines, rows + 1);
+    /* nothing else left in the directory */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 1", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/nosuchdir/fits.csv", dir);
+    assert_int_equal(mb_fit_results_write_csv(fits, path, err, sizeof err), -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    json_decref(fits);
+    json_decref(root);
+}
+
+static void test_report(void **state)
+{
+    (void)state;
+    json_t *root = mb_testdoc_mpi();
+    char err[256], *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mb_report_fits(f, root); /* no fits: only the magnitudes */
+    fclose(f);
+    assert_null(strstr(text, "MPI Function"));
+    assert_non_null(strstr(text, "1e-7 s"));
+    assert_non_null(strstr(text, "harness.timer (read)"));
+    free(text);
+
+    json_object_set_new(root, "fits", mb_fit_results(root, err, sizeof err));
+    f = open_memstream(&text, &len);
+    mb_report_fits(f, root);
+    fclose(f);
+    assert_non_null(strstr(text, "MPI Function"));
+    assert_non_null(strstr(text, "Goodness of fit (Q)"));
+    assert_non_null(strstr(text, "mpi.allgather"));
+    assert_non_null(strstr(text, "mpi.pingpong intra"));
+    assert_null(strstr(text, "harness.timer read")); /* no model: not in the fits table */
+    assert_non_null(strstr(text, "1(0.0") /* allgather's constant, 1 us with its stderr */);
+    assert_non_null(strstr(text, "LogGP"));
+    /* pingpong intra at 0 B is 500 ns: the 1e-7 s column, same as where its header starts */
+    const char *head = strstr(text, "1e-9 s");
+    assert_non_null(head);
+    const char *line_start = head;
+    while (line_start > text && line_start[-1] != '\n')
+        line_start--;
+    size_t col = (size_t)(strstr(head, "1e-7 s") - line_start);
+    const char *item = strstr(head, "mpi.pingpong (intra)");
+    assert_non_null(item);
+    const char *item_line = item;
+    while (item_line[-1] != '\n')
+        item_line--;
+    assert_int_equal((size_t)(item - item_line), col);
+    /* mpi.send's failed 0 B point (a bogus 1 ns) is not its smallest: 150 ns is, 1e-7 s */
+    item = strstr(head, "mpi.send (intra)");
+    assert_non_null(item);
+    item_line = item;
+    while (item_line[-1] != '\n')
+        item_line--;
+    assert_int_equal((size_t)(item - item_line), col);
+    free(text);
+    json_decref(root);
+}
+
+/* Run the command (arguments up to a NULL) with stdout and stderr captured into *out. */
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fit_results),    cmocka_unit_test(test_fit_by_roles),
+        cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* `mbsuite predict` on documents built in code (testdoc.h): the model of a benchmark and
+ * series at p and d, warnings when extrapolating, and every refusal with its message and
+ * exit status. Series are picked by label values, whatever the label axis is called. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "predict_command.h"
+#include "testdoc.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int run_predict(char **out, ...)
+{
+    char *argv[16];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, out);
+    while (argc < 15 && (argv[argc] = va_arg(ap, char *)) != NULL)
+        argc++;
+    va_end(ap);
+    argv[argc] = NULL;
+    char path[] = "/tmp/test_fit_out.XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    fflush(stderr);
+    int saved_out = dup(1), saved_err = dup(2);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    int rc = mb_command_predict(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    close(fd);
+    *out = slurp(path);
+    unlink(path);
+    return rc;
+}
+
+static void test_predict_command(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_fit_doc.XXXXXX", bad[] = "/tmp/test_fit_bad.XXXXXX", *out;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    json_t *root = mb_testdoc_mpi();
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
+    json_decref(root);
+
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.allgather", "-p", "4", "-d", "1024", NULL), 0);
+    assert_non_null(strstr(out, "mpi.allgather p=4 d=1024: 9.512 us +- "));
+    assert_non_null(strstr(out, "(model 1 + 2*p + 0.0005*d, Q 1)"));
+    assert_null(strstr(out, "warning"));
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.allgather", "-p", "16", "-d", "1024", NULL), 0);
+    assert_non_null(strstr(out, "33.51 us"));
+    assert_non_null(strstr(out, "warning: p=16 is outside the measured range 2..8"));
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1024", NULL), 0);
+    assert_non_null(strstr(out, "mpi.pingpong pair=intra d=1024: 0.6024 us"));
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1024", "--pair", "inter", NULL),
+        0);
+    assert_non_null(strstr(out, "pair=inter d=1024: 2.051 us"));
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1000000", NULL), 0);
+    assert_non_null(strstr(out, "d=1000000 is outside the measured range 0..65536 bytes"));
+
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.nosuch", "-d", "8", NULL), 2);
+    assert_non_null(strstr(out, "mbsuite predict: unknown primitive 'mpi.nosuch'; known: "
+                                "mpi.pingpong, mpi.allgather, mpi.send, mpi.recvmin"));
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.allgather", "-d", "8", NULL), 2);
+    assert_non_null(strstr(out, "give -p P"));
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.allgather", "-p", "x", "-d", "8", NULL), 2);
+    assert_non_null(strstr(out, "-p: 'x' is not a process count"));
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.pingpong", "-d", "8", "--pair", "far", NULL), 2);
+    assert_non_null(strstr(out, "has no pair 'far'; measured: intra, inter"));
+    assert_int_equal(run_predict(&out, "predict", path, NULL), 2);
+    assert_int_equal(
+        run_predict(&out, "predict", "/nonexistent/r.json", "mpi.pingpong", "-d", "8", NULL), 1);
+    assert_non_null(strstr(out, "mbsuite predict: /nonexistent/r.json: cannot read"));
+
+    fd = mkstemp(bad);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "{\n \"schema\": 1,\n oops\n}\n", 24), 24);
+    close(fd);
+    assert_int_equal(run_predict(&out, "predict", bad, "mpi.pingpong", "-d", "8", NULL), 1);
+    char want[64];
+    snprintf(want, sizeof want, "%s:3:", bad);
+    assert_non_null(strstr(out, want));
+    unlink(bad);
+    unlink(path);
+}
+
+/* --pair picks a series by its label value whatever the label axis is called; without it,
+ * the first series measured. */
+static void test_predict_labels(void **state)
+{
+    (void)state;
+    json_t *x = mb_testdoc_transfer();
+    json_t *timer = mb_testdoc_bench("harness.timer", NULL, NULL, "quantity:label:read", NULL);
+    mb_testdoc_point(timer, json_pack("{s:s}", "quantity", "read"), 21.5);
+    json_t *root = json_pack("{s:[o, o]}", "benchmarks", x, timer);
+    char path[] = "/tmp/test_fit_labels.XXXXXX", *out;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
+    json_decref(root);
+
+    assert_int_equal(
+        run_predict(&out, "predict", path, "x.transfer", "-p", "4", "-d", "1024", NULL), 0);
+    assert_non_null(strstr(out, "x.transfer route=near p=4 d=1024: 0.956 us +- "));
+    assert_int_equal(run_predict(&out, "predict", path, "x.transfer", "-p", "4", "-d", "1024",
+                                 "--pair", "far", NULL),
+                     0);
+    assert_non_null(strstr(out, "x.transfer route=far p=4 d=1024: 1.556 us +- "));
+    assert_int_equal(run_predict(&out, "predict", path, "x.transfer", "-p", "4", "-d", "1024",
+                                 "--pair", "mid", NULL),
+                     2);
+    assert_non_null(strstr(out, "x.transfer has no pair 'mid'; measured: near, far"));
+    assert_int_equal(run_predict(&out, "predict", path, "harness.timer", NULL), 1);
+    assert_non_null(strstr(out, "harness.timer has no model: its record declares no model"));
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_predict_command),
+        cmocka_unit_test(test_predict_labels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

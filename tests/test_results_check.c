@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* The results validator (tests/lib/results_check.c, record_check.c) against the fixture
+ * tests/data/results_fixture.json and broken copies of it: each rule of docs/results.md
+ * it enforces must name the JSON path of the offending value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "results_check.h"
+#include "testdoc.h"
+
+#define assert_contains(haystack, needle)                                                          \
+    do {                                                                                           \
+        if (!strstr((haystack), (needle)))                                                         \
+            fail_msg("expected \"%s\" in:\n%s", (needle), (haystack));                             \
+    } while (0)
+
+static json_t *load_fixture(void)
+{
+    json_t *root = mb_testdoc_fixture("results_fixture.json");
+    if (!root)
+        fail_msg("cannot load the fixture");
+    return root;
+}
+
+static json_t *bench_at(json_t *root, size_t b)
+{
+    return json_array_get(json_object_get(root, "benchmarks"), b);
+}
+
+static json_t *point_at(json_t *root, size_t b, size_t p)
+{
+    return json_array_get(json_object_get(bench_at(root, b), "points"), p);
+}
+
+static json_t *axis_at(json_t *root, size_t b, size_t a)
+{
+    return json_array_get(json_object_get(bench_at(root, b), "axes"), a);
+}
+
+static void test_check_fixture(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture();
+    mb_results_check_counts_t counts;
+    char err[512] = "";
+    mb_results_check_opts_t opts = {.require_complete = true};
+    if (mb_results_check(root, &opts, &counts, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(counts.benchmarks, 3);
+    assert_int_equal(counts.points, 4);
+    assert_int_equal(counts.failed, 1);
+    json_decref(root);
+}
+
+/* One broken copy of the fixture per case: benchmark 0 is harness.bcopy (axes size_bytes,
+ * working_set, and cache, label warm/cold; points 0 and 1 ok, 2 failed), benchmark 1 the
+ * skipped mpi.pingpong, benchmark 2 harness.null without axes. */
+static void check_broken(size_t which, json_t *root)
+{
+    json_t *bench0 = bench_at(root, 0), *bench1 = bench_at(root, 1), *bench2 = bench_at(root, 2);
+    json_t *pt = point_at(root, 0, 1), *failed = point_at(root, 0, 2);
+    switch (which) {
+    /* schema 1 rules */
+    case 0: json_object_set_new(pt, "median", json_real(-3.0)); break;
+    case 1: json_object_set_new(bench0, "points", json_array()); break;
+    case 2: json_object_set_new(bench1, "skipped", json_string("")); break;
+    case 3: json_object_set_new(pt, "ci95", json_pack("[f, f]", 96000.0, 101000.0)); break;
+    case 4: json_object_set_new(pt, "n", json_integer(0)); break;
+    case 5: json_object_set_new(root, "complete", json_false()); break;
+    case 6: json_object_del(json_object_get(root, "system"), "clock"); break;
+    case 7: json_object_set_new(pt, "min", json_real(99999.0)); break;
+    case 8:
+        json_object_set_new(json_object_get(pt, "bandwidth_bytes_per_s"), "ci95",
+                            json_pack("[f]", 1.0));
+        break;
+    case 9: json_object_set_new(root, "started_utc", json_string("yesterday")); break;
+    case 10: json_object_set_new(json_object_get(pt, "params"), "size_bytes", json_true()); break;
+    case 11: json_object_set_new(bench0, "unit", json_string("us")); break;
+    case 12:
+        json_array_remove(json_object_get(json_object_get(root, "system"), "bindings"), 1);
+        break;
+    case 13: json_object_set_new(root, "schema", json_string("mbsuite-results/1")); break;
+    /* axes */
+    case 14: json_object_del(bench0, "axes"); break;
+    case 15: json_object_set_new(axis_at(root, 0, 0), "role", json_string("bytes")); break;
+    case 16: json_object_del(axis_at(root, 0, 1), "labels"); break;
+    case 17: json_object_set_new(axis_at(root, 0, 1), "labels", json_array()); break;
+    case 18: json_object_set_new(axis_at(root, 0, 1), "name", json_string("kind")); break;
+    case 19: json_array_remove(json_object_get(bench0, "axes"), 1); break;
+    case 20: json_object_set_new(axis_at(root, 0, 0), "labels", json_pack("[s]", "big")); break;
+    case 21:
+        json_object_set_new(json_object_get(pt, "params"), "cache", json_string("lukewarm"));
+        break;
+    case 22:
+        json_object_set_new(json_object_get(pt, "params"), "size_bytes", json_string("1M"));
+        break;
+    /* model, loggp, measured_by */
+    case 23: json_object_set_new(bench0, "model", json_string("cubic")); break;
+    case 24: json_object_del(bench2, "model"); break;
+    case 25: json_object_set_new(bench1, "loggp", json_string("g")); break;
+    case 26: json_object_del(bench2, "measured_by"); break;
+    /* point status and failed points */
+    case 27: json_object_del(pt, "status"); break;
+    case 28: json_object_set_new(pt, "status", json_string("skipped")); break;
+    case 29: json_object_del(failed, "reason"); break;
+    case 30: json_object_set_new(failed, "reason", json_string("")); break;
+    case 31: json_object_set_new(failed, "median", json_real(1.0)); break;
+    case 32: json_object_set_new(failed, "status", json_string("ok")); break;
+    case 33: json_object_set_new(bench0, "failed_points", json_integer(0)); break;
+    case 34: json_object_del(bench2, "failed_points"); break;
+    case 35: json_object_set_new(root, "failed_points", json_integer(2)); break;
+    case 36: json_object_del(root, "failed_points"); break;
+    }
+}
+
+static void test_check_reports_path(void **state)
+{
+    (void)state;
+    static const char *const expected[] = {
+        "$.benchmarks[0].points[1].median: -3 must be positive",
+        "$.benchmarks[0].points: no points",
+        "$.benchmarks[1].skipped: must not be empty",
+        "$.benchmarks[0].points[1]: ci95 lo 96000 > median 95432.1",
+        "$.benchmarks[0].points[1].n: 0 is below the minimum 1",
+        "$.complete: false, but the run must be complete",
+        "$.system: missing key \"clock\"",
+        "$.benchmarks[0].points[1]: min 99999 > median 95432.1",
+        "$.benchmarks[0].points[1].bandwidth_bytes_per_s.ci95: expected [lo, hi], got 1 elements",
+        "$.started_utc: \"yesterday\" is not an ISO 8601",
+        "$.benchmarks[0].points[1].params.size_bytes: expected number, got boolean",
+        "$.benchmarks[0].unit: \"us\" but all times are in ns",
+        "$.system.bindings: 1 entries for 2 ranks",
+        "$.schema: \"mbsuite-results/1\", expected \"mbsuite-results/2\"",
+        "$.benchmarks[0]: missing key \"axes\"",
+        "$.benchmarks[0].axes[0].role: \"bytes\" is not a role",
+        "$.benchmarks[0].axes[1]: missing key \"labels\"",
+        "$.benchmarks[0].axes[1].labels: a label axis lists at least one label",
+        "$.benchmarks[0].axes[1].name: \"kind\", but params[1] is \"cache\"",
+        "$.benchmarks[0].axes: 1 axes for 2 parameters",
+        "$.benchmarks[0].axes[0].labels: only a label axis lists labels",
+        "$.benchmarks[0].points[1].params.cache: \"lukewarm\" is not one of the axis' labels",
+        "$.benchmarks[0].points[1].params.size_bytes: expected number, got string",
+        "$.benchmarks[0].model: \"cubic\" is not a model (null or linear_pd)",
+        "$.benchmarks[2]: missing key \"model\"",
+        "$.benchmarks[1].loggp: \"g\" is not a LogGP parameter",
+        "$.benchmarks[2]: missing key \"measured_by\"",
+        "$.benchmarks[0].points[1]: missing key \"status\"",
+        "$.benchmarks[0].points[1].status: \"skipped\" is neither ok nor failed",
+        "$.benchmarks[0].points[2]: missing key \"reason\"",
+        "$.benchmarks[0].points[2].reason: must not be empty",
+        "$.benchmarks[0].points[2]: a failed point has only params, status and reason, but has "
+        "\"median\"",
+        "$.benchmarks[0].points[2]: missing key \"n\"",
+        "$.benchmarks[0].failed_points: 0 but 1 points failed",
+        "$.benchmarks[2]: missing key \"failed_points\"",
+        "$.failed_points: 2 but 1 points failed in all",
+        "$: missing key \"failed_points\"",
+    };
+    json_t *fixture = load_fixture();
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        json_t *root = json_deep_copy(fixture);
+        char err[512] = "";
+        mb_results_check_opts_t opts = {.require_complete = true};
+        check_broken(i, root);
+        assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+        if (strncmp(err, expected[i], strlen(expected[i])) != 0)
+            fail_msg("case %zu: expected \"%s...\", got \"%s\"", i, expected[i], err);
+        json_decref(root);
+    }
+    json_decref(fixture);
+}
+
+/* What schema 2 allows: null model and loggp, a point whose status is failed in a
+ * benchmark with no ok point, every role. */
+static void test_check_accepts(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture();
+    json_t *bench0 = bench_at(root, 0);
+    json_t *points = json_object_get(bench0, "points");
+    json_array_remove(points, 1);
+    json_array_remove(points, 0);
+    static const char *const roles[] = {"message_size", "ranks", "threads", "working_set", "count"};
+    for (size_t r = 0; r < sizeof roles / sizeof roles[0]; r++) {
+        json_object_set_new(axis_at(root, 0, 0), "role", json_string(roles[r]));
+        char err[512] = "";
+        mb_results_check_counts_t counts;
+        if (mb_results_check(root, NULL, &counts, err, sizeof err) != 0)
+            fail_msg("role %s: %s", roles[r], err);
+        assert_int_equal(counts.points, 2);
+        assert_int_equal(counts.failed, 1);
+    }
+    json_decref(root);
+}
+
+static void test_check_expect_bench(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture();
+    char err[512] = "";
+    const char *present[] = {"harness.bcopy", "harness.null"};
+    mb_results_check_opts_t opts = {.expect_bench = present, .n_expect_bench = 2};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), 0);
+
+    const char *skipped[] = {"mpi.pingpong"};
+    opts = (mb_results_check_opts_t){.expect_bench = skipped, .n_expect_bench = 1};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+    assert_contains(err, "$.benchmarks[1]: expected benchmark \"mpi.pingpong\" was skipped");
+
+    const char *missing[] = {"shm.nothing"};
+    opts = (mb_results_check_opts_t){.expect_bench = missing, .n_expect_bench = 1};
+    assert_int_equal(mb_results_check(root, &opts, NULL, err, sizeof err), -1);
+    assert_contains(err, "$.benchmarks: expected benchmark \"shm.nothing\" is missing");
+
+    assert_int_equal(mb_results_check(bench_at(root, 0), NULL, NULL, err, sizeof err), -1);
+    assert_contains(err, "$: missing key \"schema\"");
+    json_decref(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_check_fixture),
+        cmocka_unit_test(test_check_reports_path),
+        cmocka_unit_test(test_check_accepts),
+        cmocka_unit_test(test_check_expect_bench),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
