@@ -75,42 +75,12 @@ static void driver_default_config(char *path, size_t len)
     snprintf(path, len, "config/default.ini");
 }
 
-static char *driver_read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger)
-                free(buf);
-            buf = bigger;
-        }
-    }
-    bool failed = !buf || ferror(f);
-    fclose(f);
-    if (failed) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 /* Rank 0 reads the file once and broadcasts it: thousands of ranks need not all hit a
  * shared file system. Every rank parses the same text, so every rank finds the same error. */
 static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_config_t *cfg)
 {
     char err[1024] = "";
-    char *text = rank == 0 ? driver_read_file(path, err, sizeof err) : NULL;
+    char *text = rank == 0 ? mb_config_read_file(path, err, sizeof err) : NULL;
     char *shared = mb_mpi_bcast_string(comm, text);
     free(text);
     if (!shared) {
