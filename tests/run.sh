@@ -103,6 +103,23 @@ expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
     $MPIRUN -np 2 "$EXE" --config config/quick.ini --only 'zzz*' --out "$TMP/r5"
 [ ! -e "$TMP/r4" ] && [ ! -e "$TMP/r5" ] && pass "no result directory after config errors" ||
     fail "no result directory after config errors"
+# What cannot be a configuration file is refused before it is read whole: a (sparse) 100 MB
+# file by its size, binary data and /dev/zero where it starts, a directory before reading.
+truncate -s 100M "$TMP/huge_file.ini"
+printf '[run]\nmin_experiments = 1\0 1\n' >"$TMP/nul.ini"
+printf '\037\213\010\000\000\000\000\000' >"$TMP/binary.ini.gz"
+expect "--config /dev/zero: file and line named, exit 2" 2 "/dev/zero:1: a NUL byte: binary data, not a configuration file" -- \
+    $MPIRUN -np 2 "$EXE" --config /dev/zero --out "$TMP/r6"
+expect "--config a directory: named, exit 2" 2 "$TMP: cannot read: Is a directory" -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP" --out "$TMP/r7"
+expect "--config a 100 MB file: named with its size, exit 2" 2 "huge_file\.ini: 104857600 bytes, larger than 1 MiB" -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/huge_file.ini" --out "$TMP/r8"
+expect "--config a file with a NUL byte: file and line named, exit 2" 2 "nul\.ini:2: a NUL byte" -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/nul.ini" --out "$TMP/r9"
+expect "--config binary data: file and line named, exit 2" 2 "binary\.ini\.gz:1: control character 0x1f: binary data" -- \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/binary.ini.gz" --out "$TMP/r10"
+[ ! -e "$TMP/r6" ] && [ ! -e "$TMP/r7" ] && [ ! -e "$TMP/r8" ] && [ ! -e "$TMP/r9" ] && [ ! -e "$TMP/r10" ] &&
+    pass "no result directory after unreadable config files" || fail "no result directory after unreadable config files"
 
 # --- a full quick run at -np 2 ---
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* Config parsing: unit parsers, defaults, good and bad INI text (exact FILE:LINE messages),
- * files, JSON. Run from the repository root (fixtures in tests/data/config). */
-#include <inttypes.h>
+/* Config reading and parsing: good and bad INI text (exact FILE:LINE messages), files and
+ * what cannot be one. Run from the repository root (fixtures in tests/data/config).
+ * Unit parsers: test_config_units.c; defaults, JSON, the key list: test_config_keys.c. */
+#include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -17,175 +22,10 @@
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)
-#define GiB (UINT64_C(1) << 30)
 
 #define FIXTURES "tests/data/config/"
 
-/* ---- unit parsers ---- */
-
-struct u64_case {
-    const char *text;
-    uint64_t want;
-};
-
-static void test_parse_count(void **state)
-{
-    (void)state;
-    static const struct u64_case good[] = {
-        {"0", 0}, {"11", 11}, {" 42 ", 42}, {"007", 7}, {"9223372036854775807", INT64_MAX},
-    };
-    static const char *bad[] = {"",    "abc", "-1",  "+1",  "1.5",
-                                "1e3", "12x", "1 2", "0x10", "9223372036854775808",
-                                "99999999999999999999999"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_count(good[i].text, &v) != 0 || v != good[i].want)
-            fail_msg("count '%s': got %" PRIu64, good[i].text, v);
-    }
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_count(bad[i], &v) != -1 || v != 1234)
-            fail_msg("count '%s' accepted", bad[i]);
-    }
-}
-
-static void test_parse_size(void **state)
-{
-    (void)state;
-    static const struct u64_case good[] = {
-        {"4096", 4096},         {"4K", 4 * KiB},      {"4k", 4 * KiB},       {"4KB", 4 * KiB},
-        {"4KiB", 4 * KiB},      {"4kib", 4 * KiB},    {"1M", MiB},           {"1MiB", MiB},
-        {"1mb", MiB},           {"2G", 2 * GiB},      {"2GiB", 2 * GiB},     {"3 KiB", 3 * KiB},
-        {" 16B ", 16},          {"16b", 16},          {"0", 0},              {"0K", 0},
-        {"8589934591G", 8589934591 * GiB},            {"9223372036854775807", INT64_MAX},
-    };
-    static const char *bad[] = {"",     "K",    "4X",   "4KX",  "-4K", "+4K", "1.5M", "4 K B",
-                                "4iB",  "4T",   "0x10", "4K4",  "4,K", "M4",
-                                "8589934592G",          "9223372036854775808"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_size(good[i].text, &v) != 0 || v != good[i].want)
-            fail_msg("size '%s': got %" PRIu64 ", want %" PRIu64, good[i].text, v, good[i].want);
-    }
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_size(bad[i], &v) != -1 || v != 1234)
-            fail_msg("size '%s' accepted", bad[i]);
-    }
-}
-
-static void test_parse_duration(void **state)
-{
-    (void)state;
-    static const struct u64_case good[] = {
-        {"500ns", 500},
-        {"20us", 20000},
-        {"5ms", 5000000},
-        {"1s", 1000000000},
-        {"1.5ms", 1500000},
-        {"0.5s", 500000000},
-        {" 7 ms ", 7000000},
-        {"0.001us", 1},
-        {"2.5ns", 3},                     /* half rounds up */
-        {"2.49ns", 2},
-        {"1.0000000004s", 1000000000},    /* tenth of a ns rounds down */
-        {"1.0000000005s", 1000000001},
-        {"0.123456789123s", 123456789},
-        {"9223372036s", 9223372036000000000},
-        {"0ns", 0},
-    };
-    static const char *bad[] = {"",     "5",      "ms",   "5 m",  "5MS",  "5 sec",
-                                "-1ms", "+1ms",   "1.ms", ".5ms", "1e3ns", "1.5.2ms",
-                                "5ms5", "1,5ms",  "9223372037s",  "9223372036854775808ns"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_duration(good[i].text, &v) != 0 || v != good[i].want)
-            fail_msg("duration '%s': got %" PRIu64 ", want %" PRIu64, good[i].text, v,
-                     good[i].want);
-    }
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        uint64_t v = 1234;
-        if (mb_parse_duration(bad[i], &v) != -1 || v != 1234)
-            fail_msg("duration '%s' accepted", bad[i]);
-    }
-}
-
-static void test_parse_fraction(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *text;
-        double want;
-    } good[] = {
-        {"2%", 0.02}, {"0.02", 0.02}, {"0", 0.0}, {"0%", 0.0}, {"99.9%", 0.999},
-        {"0.5", 0.5}, {" 5 % ", 0.05}, {"1.5%", 0.015}, {"0.999999", 0.999999},
-    };
-    static const char *bad[] = {"",    "1",    "1.0",  "100%", "150%", "-0.1", "-2%",
-                                "abc", "2%%",  "0.02x", "nan",  "inf", "1e-2", ".5",
-                                "5.%", "% 5", "0,5"};
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        double v = -1;
-        if (mb_parse_fraction(good[i].text, &v) != 0 || v != good[i].want)
-            fail_msg("fraction '%s': got %.17g, want %.17g", good[i].text, v, good[i].want);
-    }
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        double v = -1;
-        if (mb_parse_fraction(bad[i], &v) != -1 || v != -1)
-            fail_msg("fraction '%s' accepted", bad[i]);
-    }
-}
-
-static void test_parse_size_list(void **state)
-{
-    (void)state;
-    mb_size_list_t l;
-    assert_int_equal(mb_parse_size_list("1M", &l), 0);
-    assert_int_equal(l.n, 1);
-    assert_int_equal(l.bytes[0], MiB);
-    assert_int_equal(mb_parse_size_list(" 4K, 8K,16KiB ,  1G", &l), 0);
-    assert_int_equal(l.n, 4);
-    assert_int_equal(l.bytes[0], 4 * KiB);
-    assert_int_equal(l.bytes[1], 8 * KiB);
-    assert_int_equal(l.bytes[2], 16 * KiB);
-    assert_int_equal(l.bytes[3], GiB);
-
-    /* exactly MB_SIZE_LIST_MAX entries, then one too many */
-    char text[MB_SIZE_LIST_MAX * 8 + 16] = "";
-    for (int i = 1; i <= MB_SIZE_LIST_MAX; i++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%dK", i > 1 ? "," : "", i);
-    assert_int_equal(mb_parse_size_list(text, &l), 0);
-    assert_int_equal(l.n, MB_SIZE_LIST_MAX);
-    assert_int_equal(l.bytes[MB_SIZE_LIST_MAX - 1], MB_SIZE_LIST_MAX * KiB);
-    strcat(text, ",1K");
-    l.n = 7;
-    assert_int_equal(mb_parse_size_list(text, &l), -1);
-    assert_int_equal(l.n, 7); /* untouched on error */
-
-    static const char *bad[] = {"", "  ", ",", "1K,,2K", "1K,", ",1K", "1K, 4X", "1K 2K",
-                                "1K;2K"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (mb_parse_size_list(bad[i], &l) != -1)
-            fail_msg("size list '%s' accepted", bad[i]);
-}
-
 /* ---- defaults and good text ---- */
-
-static void test_defaults(void **state)
-{
-    (void)state;
-    mb_config_t c;
-    mb_config_defaults(&c);
-    assert_int_equal(c.run_min_experiments, 11);
-    assert_int_equal(c.run_max_experiments, 51);
-    assert_true(c.run_ci_target == 0.02);
-    assert_int_equal(c.timing_clock, MB_CLOCK_MONOTONIC);
-    assert_int_equal(c.timing_enough, 0); /* auto */
-    assert_int_equal(c.timing_enough_max, 100000000);
-    assert_int_equal(c.timing_enough_fallback, 10000000);
-    assert_int_equal(c.harness_bcopy_sizes.n, 1);
-    assert_int_equal(c.harness_bcopy_sizes.bytes[0], MiB);
-    assert_int_equal(c.harness_bcopy_cold_span, 0); /* auto */
-}
 
 static void parse_ok(mb_config_t *c, const char *text)
 {
@@ -509,6 +349,140 @@ static void test_load_files(void **state)
     assert_string_equal(err, "tests/data/config: cannot read: Is a directory");
 }
 
+/* A file in /tmp holding data[0..len); its path in path (PATH_MAX). */
+static void temp_file(char *path, const void *data, size_t len)
+{
+    snprintf(path, PATH_MAX, "/tmp/mbsuite-test-config.XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    assert_int_equal(close(fd), 0);
+}
+
+static void expect_read_error(const char *path, const char *want)
+{
+    char err[512] = "";
+    char *text = mb_config_read_file(path, err, sizeof err);
+    if (text || strcmp(err, want) != 0)
+        fail_msg("%s read: %s\n got: %s\nwant: %s", path, text ? "accepted" : "refused", err, want);
+}
+
+/* What cannot be a configuration file is refused before it is read whole: the message names
+ * the file, and the line for binary data. */
+static void test_read_file_refuses(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], want[PATH_MAX + 128];
+
+    expect_read_error("/dev/zero",
+                      "/dev/zero:1: a NUL byte: binary data, not a configuration file");
+    expect_read_error("/tmp", "/tmp: cannot read: Is a directory");
+
+    /* 100 MB, sparse: refused by its size, without reading it */
+    temp_file(path, "", 0);
+    assert_int_equal(truncate(path, 100 * 1000 * 1000), 0);
+    snprintf(want, sizeof want, "%s: 100000000 bytes, larger than 1 MiB: not a configuration file",
+             path);
+    expect_read_error(path, want);
+    /* one byte over 1 MiB of good text */
+    char *big = malloc(MiB + 1);
+    assert_non_null(big);
+    for (size_t i = 0; i < MiB + 1; i++)
+        big[i] = i % 64 == 63 ? '\n' : ';';
+    unlink(path);
+    temp_file(path, big, MiB + 1);
+    snprintf(want, sizeof want, "%s: 1048577 bytes, larger than 1 MiB: not a configuration file",
+             path);
+    expect_read_error(path, want);
+    unlink(path);
+
+    static const char nul[] = "[run]\nmin_experiments = 1\0 1\n";
+    temp_file(path, nul, sizeof nul - 1);
+    snprintf(want, sizeof want, "%s:2: a NUL byte: binary data, not a configuration file", path);
+    expect_read_error(path, want);
+    unlink(path);
+
+    static const char esc[] = "[run]\nmin_experiments = 11\n\x1b[31m\n";
+    temp_file(path, esc, sizeof esc - 1);
+    snprintf(want, sizeof want,
+             "%s:3: control character 0x1b: binary data, not a configuration file", path);
+    expect_read_error(path, want);
+    /* mb_config_load_file reads the same way */
+    mb_config_t c;
+    char err[512];
+    mb_config_defaults(&c);
+    assert_int_equal(mb_config_load_file(&c, path, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    unlink(path);
+
+    static const unsigned char gzip[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00};
+    temp_file(path, gzip, sizeof gzip);
+    snprintf(want, sizeof want,
+             "%s:1: control character 0x1f: binary data, not a configuration file", path);
+    expect_read_error(path, want);
+    unlink(path);
+    free(big);
+}
+
+/* A pipe, whose size is not known up front, is cut off one byte past 1 MiB. */
+static void test_read_file_long_stream(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        static const char line[] = "; a comment line\n";
+        signal(SIGPIPE, SIG_IGN);
+        close(fds[0]);
+        for (size_t sent = 0; sent < 4 * MiB; sent += sizeof line - 1)
+            if (write(fds[1], line, sizeof line - 1) < 0)
+                break;
+        _exit(0);
+    }
+    close(fds[1]);
+    char path[64], want[128];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    snprintf(want, sizeof want, "%s: larger than 1 MiB: not a configuration file", path);
+    expect_read_error(path, want);
+    close(fds[0]);
+    assert_int_equal(waitpid(child, NULL, 0), child);
+}
+
+/* Text up to 1 MiB is read whole: whitespace controls and bytes over 0x7f (UTF-8 comments)
+ * are text. */
+static void test_read_file_accepts(void **state)
+{
+    (void)state;
+    char path[PATH_MAX], err[512] = "";
+    static const char text[] = "; 20 \xc2\xb5s\r\n[run]\r\n\tmin_experiments = 12\f\v\n";
+    temp_file(path, text, sizeof text - 1);
+    char *got = mb_config_read_file(path, err, sizeof err);
+    if (!got)
+        fail_msg("%s", err);
+    assert_string_equal(got, text);
+    free(got);
+    unlink(path);
+
+    char *big = malloc(MiB);
+    assert_non_null(big);
+    for (size_t i = 0; i < MiB; i++)
+        big[i] = i % 64 == 63 ? '\n' : ';';
+    temp_file(path, big, MiB);
+    got = mb_config_read_file(path, err, sizeof err);
+    if (!got)
+        fail_msg("%s", err);
+    assert_int_equal(strlen(got), MiB);
+    mb_config_t c;
+    mb_config_defaults(&c);
+    if (mb_config_parse_string(&c, got, path, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(got);
+    free(big);
+    unlink(path);
+}
+
 static void test_error_buffer(void **state)
 {
     (void)state;
@@ -523,109 +497,9 @@ static void test_error_buffer(void **state)
     assert_int_equal(mb_config_load_file(&c, FIXTURES "no_such_file.ini", NULL, 0), -1);
 }
 
-/* ---- JSON and the key list ---- */
-
-static void test_json_has_every_key(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *section, *key, *type;
-    } keys[] = {
-#define MB_CONFIG_KEY(section, key, type, def, help) {#section, #key, #type},
-#include "config_keys.def"
-#undef MB_CONFIG_KEY
-    };
-    mb_config_t c;
-    mb_config_defaults(&c);
-    json_t *j = mb_config_to_json(&c);
-    assert_non_null(j);
-    size_t total = 0;
-    const char *name;
-    json_t *sec;
-    json_object_foreach(j, name, sec) total += json_object_size(sec);
-    assert_int_equal(total, sizeof keys / sizeof keys[0]);
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        json_t *v = json_object_get(json_object_get(j, keys[i].section), keys[i].key);
-        if (!v)
-            fail_msg("JSON lacks %s.%s", keys[i].section, keys[i].key);
-        const char *t = keys[i].type;
-        int ok = strcmp(t, "SIZE_LIST") == 0 ? json_is_array(v)
-                 : strcmp(t, "FRACTION") == 0 ? json_is_real(v)
-                 : strcmp(t, "CLOCK") == 0    ? json_is_string(v)
-                 : strcmp(t, "NOISE_ACTION") == 0 ? json_is_string(v)
-                 : strcmp(t, "SYNC") == 0     ? json_is_string(v)
-                 : strcmp(t, "BUFFERS") == 0  ? json_is_string(v)
-                 : strcmp(t, "BOOL") == 0     ? json_is_boolean(v)
-                                              : json_is_integer(v) ||
-                                                 (json_is_string(v) &&
-                                                  strcmp(json_string_value(v), "auto") == 0);
-        if (!ok)
-            fail_msg("%s.%s has the wrong JSON type for %s", keys[i].section, keys[i].key, t);
-    }
-    json_decref(j);
-
-    /* values: bytes, ns, "auto", config names */
-    parse_ok(&c, "[timing]\nclock = monotonic_raw\nenough_max = 1.5ms\n"
-                 "[harness]\nbcopy_sizes = 4K, 1M\nbcopy_cold_span = 2G\n");
-    j = mb_config_to_json(&c);
-    /* Section by section, so a new key elsewhere does not change these. */
-    static const struct {
-        const char *section, *json;
-    } want[] = {
-        {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
-                "\"ci_target\":0.02,\"ci_wide\":0.1}"},
-        {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
-                   "\"enough_fallback\":10000000}"},
-        {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},
-        {"preflight", "{\"enabled\":true,\"mhz_measurements\":11,\"perturb_duration\":20000000,"
-                      "\"perturb_count\":100,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
-                      "\"on_noisy\":\"warn\"}"},
-    };
-    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
-        char *s = json_dumps(json_object_get(j, want[w].section),
-                             JSON_COMPACT | JSON_REAL_PRECISION(15));
-        assert_string_equal(s, want[w].json);
-        free(s);
-    }
-    json_decref(j);
-}
-
-static void test_print_keys_round_trip(void **state)
-{
-    (void)state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    mb_config_print_keys(f);
-    assert_int_equal(fclose(f), 0);
-    assert_non_null(strstr(text, "[run]\n; (count) fewest experiments per point"));
-    assert_non_null(strstr(text, "\nmin_experiments = 11\n"));
-
-    /* start far from the defaults: parsing the listing must bring every key back */
-    mb_config_t c, d;
-    mb_config_defaults(&d);
-    mb_config_defaults(&c);
-    parse_ok(&c, "[run]\nmin_experiments = 2\nmax_experiments = 3\nci_target = 0.5\n"
-                 "[timing]\nclock = monotonic_raw\nenough = 1s\nenough_max = 2s\n"
-                 "enough_fallback = 3s\n[harness]\nbcopy_sizes = 1K, 2K\nbcopy_cold_span = 1G\n");
-    parse_ok(&c, text);
-    json_t *jc = mb_config_to_json(&c), *jd = mb_config_to_json(&d);
-    assert_true(json_equal(jc, jd));
-    json_decref(jc);
-    json_decref(jd);
-    free(text);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_count),
-        cmocka_unit_test(test_parse_size),
-        cmocka_unit_test(test_parse_duration),
-        cmocka_unit_test(test_parse_fraction),
-        cmocka_unit_test(test_parse_size_list),
-        cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_good_text),
         cmocka_unit_test(test_auto_and_layering),
         cmocka_unit_test(test_long_list_by_continuation),
@@ -641,9 +515,10 @@ int main(void)
         cmocka_unit_test(test_continuation),
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_load_files),
+        cmocka_unit_test(test_read_file_refuses),
+        cmocka_unit_test(test_read_file_long_stream),
+        cmocka_unit_test(test_read_file_accepts),
         cmocka_unit_test(test_error_buffer),
-        cmocka_unit_test(test_json_has_every_key),
-        cmocka_unit_test(test_print_keys_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Run configuration: an INI file (parsed by inih) checked against the key table in
  * config_keys.def. Unknown sections or keys, bad values and bad units are errors that
- * name the file and line. */
+ * name the file and line. Implemented by config_file.c (reading), config_parse.c (INI
+ * text), config_key.c (the keys and their values) and config_units.c (units). */
 #ifndef MB_CONFIG_H
 #define MB_CONFIG_H
 
@@ -11,13 +12,9 @@
 
 #include <jansson.h>
 
-#define MB_SIZE_LIST_MAX 128
-#define MB_CONFIG_STRING_MAX 64
+#include "config_units.h"
 
-typedef struct mb_size_list {
-    size_t n;
-    uint64_t bytes[MB_SIZE_LIST_MAX];
-} mb_size_list_t;
+#define MB_CONFIG_STRING_MAX 64
 
 #define MB_CONFIG_CTYPE_COUNT uint64_t
 #define MB_CONFIG_CTYPE_SIZE uint64_t            /* bytes; 0 = auto where allowed */
@@ -53,7 +50,13 @@ void mb_config_defaults(mb_config_t *cfg);
 int mb_config_parse_string(mb_config_t *cfg, const char *text, const char *filename,
                            char *err, size_t errlen);
 
-/* Read and apply the INI file at path. Returns 0, or -1 with a message naming the file. */
+/* The file at path as NUL-terminated text (free() it), read once. A directory, more than
+ * 1 MiB, or binary data (a NUL or other control byte) is refused without reading further.
+ * Returns NULL with "PATH: what is wrong" (or "PATH:LINE: ...") in err. */
+char *mb_config_read_file(const char *path, char *err, size_t errlen);
+
+/* Read (as mb_config_read_file) and apply the INI file at path. Returns 0, or -1 with a
+ * message naming the file, and the line where there is one. */
 int mb_config_load_file(mb_config_t *cfg, const char *path, char *err, size_t errlen);
 
 /* Every key and its value as {"section": {"key": value}} (sizes in bytes, durations in ns,
@@ -63,14 +66,5 @@ json_t *mb_config_to_json(const mb_config_t *cfg);
 /* Every key as a commented INI file of the defaults: "; (type) help" then "key = default",
  * by section. Its output parses back to mb_config_defaults(). */
 void mb_config_print_keys(FILE *f);
-
-/* Unit parsers; each returns 0, or -1 when the text is not a valid value of that kind (the
- * output is then untouched). Surrounding whitespace is ignored; results are at most
- * INT64_MAX so that JSON holds them exactly. */
-int mb_parse_count(const char *text, uint64_t *out);
-int mb_parse_size(const char *text, uint64_t *bytes);    /* "4096", "4K", "1M", "2G", "1MiB" */
-int mb_parse_duration(const char *text, uint64_t *ns);   /* "500ns", "20us", "5ms", "1s" */
-int mb_parse_fraction(const char *text, double *out);    /* "2%", "0.02"; 0 <= f < 1 */
-int mb_parse_size_list(const char *text, mb_size_list_t *out);
 
 #endif

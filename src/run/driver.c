@@ -18,23 +18,21 @@
 #include <mpi.h>
 
 #include "bench.h"
-#include "buildinfo.h"
 #include "clock_sync.h"
 #include "config.h"
 #include "fileutil.h"
-#include "fit_results.h"
 #include "measure.h"
 #include "mpi_util.h"
 #include "node_layout.h"
 #include "preflight.h"
+#include "provenance.h"
 #include "registry.h"
 #include "results.h"
+#include "sections.h"
 #include "sysinfo.h"
 #include "timing.h"
 
 #define DRIVER_MAX_POINTS 4096
-
-extern char **environ;
 
 typedef struct driver_plan {
     const mb_bench_t *bench;
@@ -75,42 +73,12 @@ static void driver_default_config(char *path, size_t len)
     snprintf(path, len, "config/default.ini");
 }
 
-static char *driver_read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger)
-                free(buf);
-            buf = bigger;
-        }
-    }
-    bool failed = !buf || ferror(f);
-    fclose(f);
-    if (failed) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
 /* Rank 0 reads the file once and broadcasts it: thousands of ranks need not all hit a
  * shared file system. Every rank parses the same text, so every rank finds the same error. */
 static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_config_t *cfg)
 {
     char err[1024] = "";
-    char *text = rank == 0 ? driver_read_file(path, err, sizeof err) : NULL;
+    char *text = rank == 0 ? mb_config_read_file(path, err, sizeof err) : NULL;
     char *shared = mb_mpi_bcast_string(comm, text);
     free(text);
     if (!shared) {
@@ -178,69 +146,6 @@ static void driver_broadcast_timing(MPI_Comm comm, int rank, mb_timing_t *t)
     t->enough_source = sources[source];
 }
 
-static json_t *driver_clock_json(const mb_timing_t *t)
-{
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:s, s:f}", "name", t->clock->name,
-                     "nominal_resolution_ns", t->nominal_resolution_ns, "resolution_ns",
-                     t->resolution_ns, "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
-                     "enough_verified", t->enough_verified, "enough_source", t->enough_source,
-                     "loop_overhead_ns", t->loop_overhead_ns);
-}
-
-static json_t *driver_mpi_json(void)
-{
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len = 0, major = 0, minor = 0;
-    MPI_Get_library_version(lib, &len);
-    while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' '))
-        lib[--len] = '\0';
-    MPI_Get_version(&major, &minor);
-    char standard[16];
-    snprintf(standard, sizeof standard, "%d.%d", major, minor);
-    static const char *const levels[] = {[MPI_THREAD_SINGLE] = "single",
-                                         [MPI_THREAD_FUNNELED] = "funneled",
-                                         [MPI_THREAD_SERIALIZED] = "serialized",
-                                         [MPI_THREAD_MULTIPLE] = "multiple"};
-    int level = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&level);
-    return json_pack("{s:s, s:s, s:s, s:o}", "library", lib, "standard", standard,
-                     "thread_level", level >= 0 && level <= MPI_THREAD_MULTIPLE ? levels[level] : "?",
-                     "env", mb_sysinfo_mpi_env(environ));
-}
-
-/* Collective: the "system" object on rank 0, NULL elsewhere. */
-static json_t *driver_system_json(MPI_Comm comm, const mb_node_layout_t *layout,
-                                  hwloc_topology_t topo, const mb_timing_t *t, bool self_bound,
-                                  int argc, char **argv)
-{
-    int mine = self_bound, any_self_bound = 0;
-    MB_MPI_CHECK(MPI_Reduce(&mine, &any_self_bound, 1, MPI_INT, MPI_LOR, 0, comm));
-    json_t *gathered = mb_sysinfo_gather(comm, layout, topo, t->clock);
-    if (!gathered)
-        return NULL;
-    json_t *cmd = json_array();
-    for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
-#if defined(__clang__)
-    const char *compiler = "clang " __clang_version__;
-#elif defined(__GNUC__)
-    const char *compiler = "gcc " __VERSION__;
-#else
-    const char *compiler = "unknown";
-#endif
-    json_t *sys = json_pack("{s:{s:s, s:s}, s:o, s:s, s:s, s:o}", "suite", "name", "mbsuite",
-                            "version", MB_VERSION, "command_line", cmd, "compiler", compiler,
-                            "cflags", MB_CFLAGS, "mpi", driver_mpi_json());
-    json_object_update(sys, gathered);
-    json_decref(gathered);
-    json_object_set_new(sys, "clock", driver_clock_json(t));
-    json_object_set_new(sys, "binding_source",
-                        json_string(any_self_bound ? "mbsuite (ranks left unbound by the launcher "
-                                                     "were bound to core local_rank mod cores)"
-                                                   : "launcher"));
-    return sys;
-}
-
 /* results/<UTC time>-<host>, with a numeric suffix if a run in the same second took it. */
 static int driver_make_out_dir(const char *requested, char *dir, size_t len, char *err, size_t errlen)
 {
@@ -294,34 +199,6 @@ static void driver_free_pairs(mb_context_t *ctx)
         MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_inter));
 }
 
-/* Rank 0: record the pre-flight, tell the user about flagged nodes, and refuse to go on
- * when [preflight] on_noisy = abort and a node is flagged. Returns 0 to go on. */
-static int driver_preflight_report(const mb_config_t *cfg, json_t *preflight, mb_results_t *results,
-                                   char *err, size_t errlen)
-{
-    if (mb_results_set_section(results, "preflight", json_incref(preflight), err, errlen) != 0)
-        return -1;
-    size_t i;
-    json_t *node;
-    int flagged = 0;
-    json_array_foreach(json_object_get(preflight, "nodes"), i, node) {
-        if (!json_is_true(json_object_get(node, "flagged")))
-            continue;
-        flagged++;
-        fprintf(stderr, "mbsuite: pre-flight: node %zu (%s) flagged: %s\n", i,
-                json_string_value(json_object_get(node, "host")),
-                json_string_value(json_object_get(node, "why")));
-    }
-    if (flagged > 0 && cfg->preflight_on_noisy == MB_NOISE_ABORT) {
-        snprintf(err, errlen,
-                 "pre-flight flagged %d node(s) (see above and %s); stopping before the suite as "
-                 "[preflight] on_noisy = abort",
-                 flagged, "results.json's \"preflight\"");
-        return -1;
-    }
-    return 0;
-}
-
 /* --time-budget: what is left, shared out over the points left, decides how long a point
  * may repeat experiments. Half of a point's share goes to its warm-up and sizing, which
  * are not trimmed. The same on every rank (rank 0's clock decides). */
@@ -349,70 +226,12 @@ static int driver_clock_sync(mb_context_t *ctx, mb_results_t *results)
                                                 &uncertainty);
     double mine[2] = {fabs(ctx->clock_offset_ns), uncertainty}, most[2] = {0, 0};
     MB_MPI_CHECK(MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
-    bool ok = true;
-    if (ctx->rank == 0) {
-        char err[512];
-        json_t *sync = json_pack("{s:s, s:f, s:f}", "method",
-                                 "Cristian: shortest of 32 round trips from each node's leader to "
-                                 "world rank 0; ranks of one node share its clock",
-                                 "max_abs_offset_ns", most[0], "max_uncertainty_ns", most[1]);
-        ok = mb_results_set_section(results, "clock_sync", sync, err, sizeof err) == 0;
-        if (!ok)
-            fprintf(stderr, "mbsuite: error: %s\n", err);
-    }
-    return driver_root_ok(ctx->comm, ok) ? 0 : -1;
-}
-
-/* Rank 0, at the end of the suite: the fitted models (seed 001's table) and LogGP
- * parameters into results.json, and fits.csv beside it. */
-static int driver_fits(mb_results_t *results, const char *dir)
-{
-    char err[512], path[PATH_MAX + 16];
-    json_t *fits = mb_fit_results(mb_results_json(results), err, sizeof err);
-    if (!fits) {
-        fprintf(stderr, "mbsuite: error: fitting: %s\n", err);
-        return -1;
-    }
-    json_t *loggp = mb_fit_loggp(mb_results_json(results), fits);
-    snprintf(path, sizeof path, "%s/fits.csv", dir);
-    if (mb_fit_results_write_csv(fits, path, err, sizeof err) != 0 ||
-        mb_results_set_section(results, "fits", fits, err, sizeof err) != 0 ||
-        (loggp && mb_results_set_section(results, "loggp", loggp, err, sizeof err) != 0)) {
-        fprintf(stderr, "mbsuite: error: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
-
-/* Rank 0: how the run kept to --time-budget, in results.json and on stderr. */
-static int driver_budget_report(mb_results_t *results, double budget_s, double began_s)
-{
-    if (!results)
-        return 0;
-    size_t trimmed = 0, points = 0, i, j;
-    json_t *bench, *pt;
-    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, bench) {
-        json_array_foreach(json_object_get(bench, "points"), j, pt) {
-            points++;
-            trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
-        }
-    }
-    double spent = mb_clock_elapsed_s() - began_s;
-    fprintf(stderr,
-            "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
-            "(at least %d); no size or process count was dropped\n",
-            budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR);
     char err[512];
-    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:s}", "budget_s", budget_s, "spent_s", spent,
-                          "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
-                          "min_experiments", MB_LOOP_BUDGET_FLOOR, "how",
-                          "repetitions trimmed per point (trimmed_by_budget), sizes and process "
-                          "counts kept");
-    if (mb_results_set_section(results, "time_budget", b, err, sizeof err) != 0) {
-        fprintf(stderr, "mbsuite: error: %s\n", err);
-        return -1;
-    }
-    return 0;
+    bool ok = ctx->rank != 0 ||
+              mb_sections_add_clock_sync(results, most[0], most[1], err, sizeof err) == 0;
+    if (!ok)
+        driver_error(ctx->rank, "%s", err);
+    return driver_root_ok(ctx->comm, ok) ? 0 : -1;
 }
 
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
@@ -520,7 +339,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (!driver_root_ok(comm, ok))
         goto done;
 
-    json_t *system = driver_system_json(comm, &layout, topo, &timing, self_bound, argc, argv);
+    json_t *system = mb_provenance_gather(comm, &layout, topo, &timing, self_bound, argc, argv);
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));
@@ -535,7 +354,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
 
     if (cfg->preflight_enabled) {
         preflight = mb_preflight_run(&ctx, &layout);
-        ok = rank != 0 || driver_preflight_report(cfg, preflight, results, err, sizeof err) == 0;
+        ok = rank != 0 || mb_sections_add_preflight(results, cfg, preflight, err, sizeof err) == 0;
         if (!ok)
             driver_error(rank, "%s", err);
         if (!driver_root_ok(comm, ok))
@@ -545,10 +364,15 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
     if (driver_run_plan(&ctx, plan, nplan, preflight, results, opts->time_budget_s, began_s) != 0)
         goto done;
-    if (opts->time_budget_s > 0 && driver_budget_report(results, opts->time_budget_s, began_s) != 0)
+    if (results && opts->time_budget_s > 0 &&
+        mb_sections_add_budget(results, opts->time_budget_s, began_s, err, sizeof err) != 0) {
+        driver_error(rank, "%s", err);
         goto done;
-    if (results && driver_fits(results, dir) != 0)
+    }
+    if (results && mb_sections_add_fits(results, dir, err, sizeof err) != 0) {
+        driver_error(rank, "%s", err);
         goto done;
+    }
     status = 0;
 
 done:

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#include "provenance.h"
+
+#include <stdio.h>
+
+#include "buildinfo.h"
+#include "mpi_util.h"
+#include "sysinfo.h"
+
+extern char **environ;
+
+static json_t *provenance_clock_json(const mb_timing_t *t)
+{
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:s, s:f}", "name", t->clock->name,
+                     "nominal_resolution_ns", t->nominal_resolution_ns, "resolution_ns",
+                     t->resolution_ns, "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
+                     "enough_verified", t->enough_verified, "enough_source", t->enough_source,
+                     "loop_overhead_ns", t->loop_overhead_ns);
+}
+
+static json_t *provenance_mpi_json(void)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(lib, &len);
+    while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' '))
+        lib[--len] = '\0';
+    MPI_Get_version(&major, &minor);
+    char standard[16];
+    snprintf(standard, sizeof standard, "%d.%d", major, minor);
+    static const char *const levels[] = {[MPI_THREAD_SINGLE] = "single",
+                                         [MPI_THREAD_FUNNELED] = "funneled",
+                                         [MPI_THREAD_SERIALIZED] = "serialized",
+                                         [MPI_THREAD_MULTIPLE] = "multiple"};
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    return json_pack("{s:s, s:s, s:s, s:o}", "library", lib, "standard", standard,
+                     "thread_level", level >= 0 && level <= MPI_THREAD_MULTIPLE ? levels[level] : "?",
+                     "env", mb_sysinfo_mpi_env(environ));
+}
+
+json_t *mb_provenance_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_topology_t topo,
+                             const mb_timing_t *t, bool self_bound, int argc, char **argv)
+{
+    int mine = self_bound, any_self_bound = 0;
+    MB_MPI_CHECK(MPI_Reduce(&mine, &any_self_bound, 1, MPI_INT, MPI_LOR, 0, comm));
+    json_t *gathered = mb_sysinfo_gather(comm, layout, topo, t->clock);
+    if (!gathered)
+        return NULL;
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+#if defined(__clang__)
+    const char *compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *compiler = "gcc " __VERSION__;
+#else
+    const char *compiler = "unknown";
+#endif
+    json_t *sys = json_pack("{s:{s:s, s:s}, s:o, s:s, s:s, s:o}", "suite", "name", "mbsuite",
+                            "version", MB_VERSION, "command_line", cmd, "compiler", compiler,
+                            "cflags", MB_CFLAGS, "mpi", provenance_mpi_json());
+    json_object_update(sys, gathered);
+    json_decref(gathered);
+    json_object_set_new(sys, "clock", provenance_clock_json(t));
+    json_object_set_new(sys, "binding_source",
+                        json_string(any_self_bound ? "mbsuite (ranks left unbound by the launcher "
+                                                     "were bound to core local_rank mod cores)"
+                                                   : "launcher"));
+    return sys;
+}

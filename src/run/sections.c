@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+#include "sections.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "fit_results.h"
+#include "loop_rules.h"
+
+int mb_sections_add_preflight(mb_results_t *results, const mb_config_t *cfg, json_t *preflight,
+                              char *err, size_t errlen)
+{
+    if (mb_results_set_section(results, "preflight", json_incref(preflight), err, errlen) != 0)
+        return -1;
+    size_t i;
+    json_t *node;
+    int flagged = 0;
+    json_array_foreach(json_object_get(preflight, "nodes"), i, node) {
+        if (!json_is_true(json_object_get(node, "flagged")))
+            continue;
+        flagged++;
+        fprintf(stderr, "mbsuite: pre-flight: node %zu (%s) flagged: %s\n", i,
+                json_string_value(json_object_get(node, "host")),
+                json_string_value(json_object_get(node, "why")));
+    }
+    if (flagged > 0 && cfg->preflight_on_noisy == MB_NOISE_ABORT) {
+        snprintf(err, errlen,
+                 "pre-flight flagged %d node(s) (see above and %s); stopping before the suite as "
+                 "[preflight] on_noisy = abort",
+                 flagged, "results.json's \"preflight\"");
+        return -1;
+    }
+    return 0;
+}
+
+int mb_sections_add_clock_sync(mb_results_t *results, double max_abs_offset_ns,
+                               double max_uncertainty_ns, char *err, size_t errlen)
+{
+    json_t *sync = json_pack("{s:s, s:f, s:f}", "method",
+                             "Cristian: shortest of 32 round trips from each node's leader to "
+                             "world rank 0; ranks of one node share its clock",
+                             "max_abs_offset_ns", max_abs_offset_ns, "max_uncertainty_ns",
+                             max_uncertainty_ns);
+    return mb_results_set_section(results, "clock_sync", sync, err, errlen);
+}
+
+int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s, char *err,
+                           size_t errlen)
+{
+    size_t trimmed = 0, points = 0, i, j;
+    json_t *bench, *pt;
+    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, bench) {
+        json_array_foreach(json_object_get(bench, "points"), j, pt) {
+            points++;
+            trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
+        }
+    }
+    double spent = mb_clock_elapsed_s() - began_s;
+    fprintf(stderr,
+            "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
+            "(at least %d); no size or process count was dropped\n",
+            budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR);
+    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:s}", "budget_s", budget_s, "spent_s", spent,
+                          "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
+                          "min_experiments", MB_LOOP_BUDGET_FLOOR, "how",
+                          "repetitions trimmed per point (trimmed_by_budget), sizes and process "
+                          "counts kept");
+    return mb_results_set_section(results, "time_budget", b, err, errlen);
+}
+
+int mb_sections_add_fits(mb_results_t *results, const char *dir, char *err, size_t errlen)
+{
+    char why[512], path[PATH_MAX + 16];
+    json_t *fits = mb_fit_results(mb_results_json(results), why, sizeof why);
+    if (!fits) {
+        snprintf(err, errlen, "fitting: %s", why);
+        return -1;
+    }
+    json_t *loggp = mb_fit_loggp(mb_results_json(results), fits);
+    snprintf(path, sizeof path, "%s/fits.csv", dir);
+    if (mb_fit_results_write_csv(fits, path, err, errlen) != 0 ||
+        mb_results_set_section(results, "fits", fits, err, errlen) != 0 ||
+        (loggp && mb_results_set_section(results, "loggp", loggp, err, errlen) != 0))
+        return -1;
+    return 0;
+}
