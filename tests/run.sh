@@ -13,9 +13,10 @@ export OMPI_MCA_mpi_yield_when_idle=1
 MPIRUN="mpirun --oversubscribe --bind-to none"
 TMP=$(mktemp -d /tmp/mbsuite-tests.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 
 pass() { passed=$((passed + 1)); echo "ok   - $1"; }
+skip() { skipped=$((skipped + 1)); echo "skip - $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && sed 's/^/       /' "$2" | tail -n 20; }
 
 # expect NAME STATUS GREP -- COMMAND...: COMMAND exits with STATUS and its output
@@ -46,6 +47,7 @@ for t in "$BUILD"/tests/test_*; do
     while read -r line; do
         case "$line" in
             "ok "*) pass "$(basename "$t"): ${line#ok * - }" ;;
+            "not ok "*"# SKIP"*) skip "$(basename "$t"): ${line#not ok * # SKIP }" ;;
             "not ok "*) fail "$(basename "$t"): ${line#not ok * - }" "$log" ;;
         esac
     done <"$log"
@@ -125,7 +127,7 @@ expect "--config binary data: file and line named, exit 2" 2 "binary\.ini\.gz:1:
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
     $MPIRUN -np 2 "$EXE" --config config/quick.ini --out "$TMP/quick"
 expect_benches=""
-for b in $("$EXE" --list | awk '{ print $1 }'); do
+for b in $("$EXE" --list | awk '/^$/ { exit } { print $1 }'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
 # shellcheck disable=SC2086
@@ -134,6 +136,25 @@ expect "quick run: results.json valid and complete" 0 ': ok' -- \
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
 [ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
     fail "quick run: no temporary files left"
+
+# --- failure is data: an injected failure is recorded, the rest goes on, exit status 1 ---
+INJ="$TMP/inject/results.json"
+expect "injected failure: exit 1, the point named on stderr" 1 \
+    'mpi\.pingpong size_bytes=3 pair=intra failed: injected failure' -- \
+    env MBSUITE_INJECT_FAILURE=mpi.pingpong:3 $MPIRUN -np 2 "$EXE" --config config/quick.ini \
+    --only 'harness.timer,mpi.pingpong,mpi.bcast' --out "$TMP/inject"
+expect "injected failure: results.json complete and valid, one point failed" 0 \
+    ': ok \(3 benchmarks, [0-9]+ points, 1 failed\)' -- "$BUILD/tests/check_results" --complete \
+    --expect-bench harness.timer --expect-bench mpi.pingpong --expect-bench mpi.bcast "$INJ"
+expect "injected failure: the point's record has its status and reason" 0 \
+    '^failed injected failure \(MBSUITE_INJECT_FAILURE\)$' -- sh -c \
+    "echo \$(\"$BUILD/tests/results_get\" \"$INJ\" mpi.pingpong status size_bytes=3 pair=intra) \
+     \$(\"$BUILD/tests/results_get\" \"$INJ\" mpi.pingpong reason size_bytes=3 pair=intra)"
+expect "injected failure: the benchmark's next point and the next benchmark were measured" 0 '^ok ok$' -- \
+    sh -c "echo \$(\"$BUILD/tests/results_get\" \"$INJ\" mpi.pingpong status size_bytes=4 pair=intra) \
+     \$(\"$BUILD/tests/results_get\" \"$INJ\" mpi.bcast status size_bytes=8 ranks=2)"
+expect "injected failure: the report lists it" 0 '^  mpi\.pingpong size_bytes=3 pair=intra: injected failure' -- \
+    cat "$TMP/inject/report.txt"
 
 # --- shared memory (seed 001 Howell's table, seed 004 latency curve) ---
 for row in "empty loop" "timer()" barrier read_localcache allread_localcache read_local \
@@ -290,5 +311,5 @@ expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} micros
 expect "example bcopy prints MB/sec" 0 '^[1-9][0-9]*\.[0-9]{2} MB/sec$' -- "$BUILD/examples/bcopy"
 expect "example bcopy_cold prints MB/sec" 0 '^[1-9][0-9]*\.[0-9]{2} MB/sec$' -- "$BUILD/examples/bcopy_cold"
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -61,20 +61,6 @@ static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
     return b->scope_of ? b->scope_of(pt) : b->scope;
 }
 
-static const char *measure_scope_text(mb_scope_t scope)
-{
-    switch (scope) {
-    case MB_SCOPE_ONE: return "one representative, world rank 0, alone";
-    case MB_SCOPE_SAMPLE_EACH: return "a sample of node 0's ranks, one at a time";
-    case MB_SCOPE_NODE_ALL: return "every rank of node 0 at the same time";
-    case MB_SCOPE_WORLD_ALL: return "every rank at the same time";
-    case MB_SCOPE_PAIR_INTRA: return "world rank 0 and the next rank of its node";
-    case MB_SCOPE_PAIR_INTER: return "world rank 0 and the first rank of node 1";
-    case MB_SCOPE_FIRST_RANKS: return "the first p world ranks together";
-    }
-    return "?";
-}
-
 /* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
 static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm first_ranks)
 {
@@ -276,17 +262,15 @@ static void measure_aggregate_bandwidth(const mb_bench_t *b, const mb_context_t 
     json_object_set_new(over, "aggregate_bytes_per_s", json_real(total));
 }
 
-/* Append "; text" to the benchmark's measured_by unless it is there already. */
-static void measure_note_scope(json_t *result, mb_scope_t scope, const measure_sample_t *smp)
+/* Add text to the list of who measured (distinct texts, "; " between them). */
+static void measure_note_scope(char *list, size_t len, mb_scope_t scope, const measure_sample_t *smp)
 {
     const char *text =
-        scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text : measure_scope_text(scope);
-    const char *have = json_string_value(json_object_get(result, "measured_by"));
-    if (have && strstr(have, text))
+        scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text : mb_measure_scope_text(scope);
+    if (strstr(list, text))
         return;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s%s%s", have ? have : "", have ? "; " : "", text);
-    json_object_set_new(result, "measured_by", json_string(buf));
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
@@ -308,6 +292,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];
     measure_sample_t sample = {0};
+    char measured_by[1024] = "";
 
     for (size_t i = 0; i < npts; i++) {
         mb_scope_t scope = measure_scope(b, &pts[i]);
@@ -362,13 +347,15 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             if (over)
                 json_object_set_new(point, "over_ranks", over);
         }
-        measure_note_scope(result, scope, &sample);
+        measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
         json_array_append_new(json_object_get(result, "points"), point);
     }
     mb_mpi_wait_quietly(ctx->comm);
     if (!root)
         return NULL;
     json_object_set_new(result, "failed_points", json_integer(failed_points));
+    if (measured_by[0])
+        json_object_set_new(result, "measured_by", json_string(measured_by));
     if (b->derive) {
         json_t *derived = b->derive(pts, ms, npts);
         if (derived)

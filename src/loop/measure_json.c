@@ -19,6 +19,20 @@ const char *mb_measure_json_role(mb_role_t role)
     return (unsigned)role < sizeof names / sizeof names[0] ? names[role] : "count";
 }
 
+const char *mb_measure_scope_text(mb_scope_t scope)
+{
+    switch (scope) {
+    case MB_SCOPE_ONE: return "one representative, world rank 0, alone";
+    case MB_SCOPE_SAMPLE_EACH: return "a sample of node 0's ranks, one at a time";
+    case MB_SCOPE_NODE_ALL: return "every rank of node 0 at the same time";
+    case MB_SCOPE_WORLD_ALL: return "every rank at the same time";
+    case MB_SCOPE_PAIR_INTRA: return "world rank 0 and the next rank of its node";
+    case MB_SCOPE_PAIR_INTER: return "world rank 0 and the first rank of node 1";
+    case MB_SCOPE_FIRST_RANKS: return "the first p world ranks together";
+    }
+    return "?";
+}
+
 /* How a per-call benchmark's figures come about, stated in the results. */
 static json_t *measure_json_scheme(const mb_bench_t *b, const mb_config_t *cfg)
 {
@@ -61,6 +75,9 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
         "statistic", b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params, "axes",
         axes, "model", b->model == MB_MODEL_LINEAR_PD ? "linear_pd" : NULL, "loggp", b->loggp,
         "points", "failed_points", 0, "skipped");
+    json_object_set_new(j, "measured_by",
+                        json_string(b->scope_of ? "depends on the point"
+                                                : mb_measure_scope_text(b->scope)));
     if (b->op && cfg)
         json_object_set_new(j, "scheme", measure_json_scheme(b, cfg));
     return j;

@@ -15,6 +15,9 @@
  * (then no "scheme"). New reference. */
 json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg);
 
+/* Which ranks measure in scope, in words (results.json's "measured_by"). */
+const char *mb_measure_scope_text(mb_scope_t scope);
+
 /* The role's name in results.json ("message_size", ...). */
 const char *mb_measure_json_role(mb_role_t role);
 

@@ -77,9 +77,10 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
         goto oom;
     }
     /* json_pack's "O" takes a new reference; "o" would steal the caller's. */
-    r->root = json_pack("{s:s, s:b, s:o, s:n, s:O?, s:O?, s:[]}", "schema", MB_RESULTS_SCHEMA,
-                        "complete", 0, "started_utc", results_now_utc(), "finished_utc",
-                        "system", system, "config", config, "benchmarks");
+    r->root = json_pack("{s:s, s:b, s:o, s:n, s:O?, s:O?, s:[], s:i}", "schema",
+                        MB_RESULTS_SCHEMA, "complete", 0, "started_utc", results_now_utc(),
+                        "finished_utc", "system", system, "config", config, "benchmarks",
+                        "failed_points", 0);
     if (!r->root)
         goto oom;
     if (results_write(r, err, errlen) != 0)
@@ -101,11 +102,18 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
         snprintf(err, errlen, "%s: a benchmark result must be a JSON object", r->json_path);
         return -1;
     }
+    json_int_t failed = json_integer_value(json_object_get(benchmark, "failed_points"));
     if (json_array_append_new(json_object_get(r->root, "benchmarks"), benchmark) != 0) {
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         return -1;
     }
+    json_object_set_new(r->root, "failed_points", json_integer(mb_results_failed_points(r) + failed));
     return results_write(r, err, errlen);
+}
+
+size_t mb_results_failed_points(const mb_results_t *r)
+{
+    return (size_t)json_integer_value(json_object_get(r->root, "failed_points"));
 }
 
 int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen)

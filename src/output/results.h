@@ -42,6 +42,9 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
  * Returns 0, or -1 with err (the files on disk keep their previous valid content). */
 int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
 
+/* The points that failed in the benchmarks added so far (results.json's "failed_points"). */
+size_t mb_results_failed_points(const mb_results_t *r);
+
 /* Set the top-level section `key` (e.g. "preflight"; reference stolen) and rewrite both
  * files atomically. Returns 0, or -1 with err. */
 int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen);

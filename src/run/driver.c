@@ -251,7 +251,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
-            /* Rank 0 measures alone (MB_SCOPE_ROOT): its node's noise qualifies the figures. */
+            /* Rank 0 measures alone (MB_SCOPE_ONE): its node's noise qualifies the figures. */
             json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
@@ -377,12 +377,19 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
 
 done:
     if (results) {
+        size_t failed_points = mb_results_failed_points(results);
         if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
             fprintf(stderr, "mbsuite: error: %s\n", err);
             status = 1;
         } else {
             printf("mbsuite: results: %s/results.json\nmbsuite: report:  %s/report.txt\n", dir, dir);
             snprintf(out_dir, out_dir_len, "%s", dir);
+        }
+        /* A failed point is data, and the run went on; its exit status still says so. */
+        if (failed_points > 0) {
+            fprintf(stderr, "mbsuite: %zu point%s failed: listed in the report\n", failed_points,
+                    failed_points == 1 ? "" : "s");
+            status = 1;
         }
     }
     MB_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
