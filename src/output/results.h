@@ -34,7 +34,7 @@
 
 #include <jansson.h>
 
-#define MB_RESULTS_SCHEMA "mbsuite-results/1"
+#define MB_RESULTS_SCHEMA "mbsuite-results/2"
 
 typedef struct mb_results mb_results_t;
 
