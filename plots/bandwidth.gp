@@ -2,7 +2,7 @@
 # mbsuite plot template: bandwidth against size, for every benchmark whose points carry
 # bandwidth_bytes_per_s: median bandwidth in GB/s (10^9 bytes/s) with the bandwidth of the
 # 95% confidence interval of the median time as error bars; log size axis.
-# `mbsuite plot RESULTS_DIR` (src/plot.c) fills the @NAME@ placeholders and writes
+# `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):
 #   @OUTPUT@   the output name without extension (NAME.png and NAME.svg are written)

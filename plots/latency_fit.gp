@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-# mbsuite plot template: one benchmark's time per operation against message size or process
-# count, log-log: measured points with the 95% confidence interval of the median as error
-# bars, and the fitted model ("fits" in results.json) as lines, one per fitted segment.
-# `mbsuite plot RESULTS_DIR` (src/plot.c) fills the @NAME@ placeholders and writes
+# mbsuite plot template: one benchmark's time per operation against message size, process
+# count or thread count, log-log: measured points with the 95% confidence interval of the
+# median as error bars, and the fitted model ("fits" in results.json) as lines, one per
+# fitted segment.
+# `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):
 #   @OUTPUT@   the output name without extension (NAME.png and NAME.svg are written)

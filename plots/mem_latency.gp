@@ -3,7 +3,7 @@
 # dependent load against working-set size, log-log, one line per access order, with the
 # cache levels found on the curve (solid grey lines, labels at the top) and the cache sizes
 # hwloc reports for node 0 (dashed, labels at the bottom).
-# `mbsuite plot RESULTS_DIR` (src/plot.c) fills the @NAME@ placeholders and writes
+# `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):
 #   @OUTPUT@   the output name without extension (NAME.png and NAME.svg are written)

@@ -2,7 +2,7 @@
 # mbsuite plot template: the pre-flight per node, two panels: the clock speed mhz measured
 # (seed 000) with the cluster median and the tolerance band, and the perturbation test's
 # p99 (the node's noisiest rank; seed 002) with the noise threshold. Flagged nodes are red.
-# `mbsuite plot RESULTS_DIR` (src/plot.c) fills the @NAME@ placeholders and writes
+# `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):
 #   @OUTPUT@   the output name without extension (NAME.png and NAME.svg are written)

@@ -3,7 +3,7 @@
 # how much slower than its fastest run each rank's p50, p90, p99 and slowest runs were, as
 # clustered bars, with the noise threshold a node's p99 is flagged above. results.json keeps
 # these percentiles per rank, not each run's time, so this stands in for the histogram.
-# `mbsuite plot RESULTS_DIR` (src/plot.c) fills the @NAME@ placeholders and writes
+# `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):
 #   @OUTPUT@   the output name without extension (NAME.png and NAME.svg are written)

@@ -241,6 +241,11 @@ while read -r line; do
         "FAIL "*) fail "plot: ${line#FAIL - }" "$plot_log" ;;
     esac
 done <"$plot_log"
+# The fixture's failed pingpong points (131072 B intra, the only inter one) are left out.
+expect "plot: the fixture's failed points are left out" 1 '' -- \
+    grep -E '^131072 |pair=inter' "$TMP/plotfx/plots/mpi_pingpong.dat"
+expect "plot: a threads axis is x, its label axis splits the series" 0 '^3$' -- \
+    grep -c -e '^# \[1\] kind=pthread$' -e '^# x_plot threads ' "$TMP/plotfx/plots/shm_thread_barrier.dat"
 expect "plot: a missing results directory is refused" 1 "$TMP/noplot" -- "$EXE" plot "$TMP/noplot"
 expect "plot: usage" 2 'usage' -- "$EXE" plot
 

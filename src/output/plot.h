@@ -2,11 +2,17 @@
 /* Plots of a result directory (issue 6): from DIR/results.json, for each plot NAME,
  * DIR/plots/NAME.dat (gnuplot data, commented column headers with units) and NAME.gp (a
  * standalone gnuplot script, filled in from a template of the repository's plots/
- * directory), then gnuplot draws NAME.png and NAME.svg. The plots:
- *   - one per benchmark with a numeric size_bytes or ranks axis (shm.latency aside): time
- *     per operation in us, log-log, points with their 95% CI and the fitted model's curves;
- *   - mem_latency: shm.latency's curves with the cache levels found and hwloc's sizes;
- *   - bandwidth: GB/s against size_bytes for every benchmark whose points carry bandwidth;
+ * directory), then gnuplot draws NAME.png and NAME.svg. Which plots a benchmark gets
+ * follows from its record's axis roles and fields (docs/results.md), never from its name;
+ * points whose status is not "ok" are left out. A benchmark's x axis is its first numeric
+ * axis of the roles message_size, ranks, working_set, threads, in that order. The plots:
+ *   - one per benchmark whose x is not a working set: time per operation in us, log-log,
+ *     points with their 95% CI, one series per combination of the other axes' values, and
+ *     the fitted model's curves when the benchmark has a model (plot_latency.h);
+ *   - mem_latency: a benchmark whose x is a working set, with the cache levels it derived
+ *     and hwloc's sizes (plot_memory.h; a second one is mem_latency_NAME);
+ *   - bandwidth: GB/s against the message_size or working_set axis, every benchmark whose
+ *     points carry bandwidth_bytes_per_s;
  *   - perturb: the pre-flight perturbation test's percentiles per rank;
  *   - nodes: the pre-flight's MHz and p99 noise per node.
  * Templates are looked for in MB_PLOTS_DIR when it is defined at compile time, then in
