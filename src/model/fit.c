@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Weighted least squares over small sets of bases (GSL's truncated SVD, which also tells
- * the rank), model choice by BIC, breaks in d by exhaustive search over split points with
- * each contiguous d range fitted once. */
+ * the rank), model choice by BIC, prediction with its standard error. Breaks in d:
+ * fit_segments.c. */
 #include "fit.h"
+#include "fit_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,8 +56,7 @@ double mb_fit_basis_eval(mb_fit_basis_t b, double p, double d)
     }
 }
 
-/* At least one point, each usable (finite, p >= 1, d >= 0, sd > 0). */
-static int fit_check_points(const mb_fit_point_t *pts, size_t n, char *err, size_t errlen)
+int mb_fit_check_points(const mb_fit_point_t *pts, size_t n, char *err, size_t errlen)
 {
     if (n == 0) {
         snprintf(err, errlen, "no points");
@@ -262,7 +262,7 @@ int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basi
         return -1;
     }
     fit_design_t ds;
-    if (fit_check_points(pts, n, err, errlen) != 0 ||
+    if (mb_fit_check_points(pts, n, err, errlen) != 0 ||
         fit_design_init(&ds, pts, n, err, errlen) != 0)
         return -1;
     int rc = fit_design_solve(&ds, basis, k, out, err, errlen);
@@ -271,11 +271,11 @@ int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basi
 }
 
 /* Best subset with BIC = chi2 + k * penalty. */
-static int fit_select_penalty(const mb_fit_point_t *pts, size_t n, unsigned allowed, double penalty,
-                              mb_fit_model_t *out, char *err, size_t errlen)
+int mb_fit_select_penalty(const mb_fit_point_t *pts, size_t n, unsigned allowed, double penalty,
+                          mb_fit_model_t *out, char *err, size_t errlen)
 {
     fit_design_t ds;
-    if (fit_check_points(pts, n, err, errlen) != 0 ||
+    if (mb_fit_check_points(pts, n, err, errlen) != 0 ||
         fit_design_init(&ds, pts, n, err, errlen) != 0)
         return -1;
     unsigned usable = fit_design_usable(&ds, allowed);
@@ -330,247 +330,7 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
         snprintf(err, errlen, "no points");
         return -1;
     }
-    return fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
-}
-
-static int fit_cmp_d(const void *a, const void *b)
-{
-    const mb_fit_point_t *x = a, *y = b;
-    if (x->d != y->d)
-        return x->d < y->d ? -1 : 1;
-    return (x->p > y->p) - (x->p < y->p);
-}
-
-/* The best model of each contiguous range [a, b] of distinct d values, fitted on demand. */
-typedef struct fit_cache {
-    const mb_fit_point_t *pts; /* sorted by d */
-    const size_t *start;       /* start[i]: first point with the i-th distinct d; start[m] = n */
-    size_t m;
-    unsigned allowed;
-    double penalty;
-    signed char *state; /* m*m: 0 not tried, 1 fitted, -1 failed */
-    mb_fit_model_t *model;
-} fit_cache_t;
-
-static const mb_fit_model_t *fit_cache_get(fit_cache_t *c, size_t a, size_t b, char *err,
-                                           size_t errlen)
-{
-    size_t at = a * c->m + b;
-    if (c->state[at] == 0) {
-        size_t lo = c->start[a], hi = c->start[b + 1];
-        c->state[at] = fit_select_penalty(c->pts + lo, hi - lo, c->allowed, c->penalty,
-                                          &c->model[at], err, errlen) == 0
-                           ? 1
-                           : -1;
-    }
-    return c->state[at] == 1 ? &c->model[at] : NULL;
-}
-
-/* A piecewise structure: ranges [a[s], b[s]] of distinct-d indices. */
-typedef struct fit_split {
-    size_t count;
-    size_t a[MB_FIT_MAX_SEGMENTS], b[MB_FIT_MAX_SEGMENTS];
-} fit_split_t;
-
-/* The best cut of [a, b] into [a, i] and [i + 1, b] by summed BIC; false when none fits. */
-static bool fit_best_cut(fit_cache_t *c, size_t a, size_t b, size_t *cut, double *bic)
-{
-    const size_t min = MB_FIT_SEGMENT_MIN_SIZES;
-    char ignore[256];
-    bool found = false;
-    for (size_t i = a + min - 1; i + min <= b; i++) {
-        const mb_fit_model_t *l = fit_cache_get(c, a, i, ignore, sizeof ignore);
-        const mb_fit_model_t *r = l ? fit_cache_get(c, i + 1, b, ignore, sizeof ignore) : NULL;
-        if (r && (!found || l->bic + r->bic < *bic)) {
-            *bic = l->bic + r->bic;
-            *cut = i;
-            found = true;
-        }
-    }
-    return found;
-}
-
-/* Sum of chi2, dof and terms over the split's segments (all in the cache). */
-static void fit_split_totals(fit_cache_t *c, const fit_split_t *sp, double *chi2, double *dof,
-                             double *terms)
-{
-    char ignore[256];
-    *chi2 = *dof = *terms = 0;
-    for (size_t s = 0; s < sp->count; s++) {
-        const mb_fit_model_t *m = fit_cache_get(c, sp->a[s], sp->b[s], ignore, sizeof ignore);
-        *chi2 += m->chi2;
-        *dof += (double)m->dof;
-        *terms += (double)m->k;
-    }
-}
-
-int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                    mb_fit_segments_t *out, char *err, size_t errlen)
-{
-    if (fit_check_points(pts, n, err, errlen) != 0)
-        return -1;
-    int ret = -1;
-    mb_fit_point_t *sorted = malloc(n * sizeof *sorted);
-    size_t *start = malloc((n + 1) * sizeof *start);
-    fit_cache_t c = {0};
-    if (!sorted || !start) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    memcpy(sorted, pts, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, fit_cmp_d);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || sorted[i].d != sorted[i - 1].d)
-            start[m++] = i;
-    start[m] = n;
-    c = (fit_cache_t){
-        .pts = sorted, .start = start, .m = m, .allowed = allowed, .penalty = log((double)n)};
-    c.state = calloc(m * m, 1);
-    c.model = malloc(m * m * sizeof *c.model);
-    if (!c.state || !c.model) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    if (!fit_cache_get(&c, 0, m - 1, err, errlen))
-        goto out;
-
-    /* Candidates by binary segmentation: the best cut of the whole, then the best cut of
-     * either part; each cut tries every boundary between consecutive distinct d. */
-    fit_split_t cand[MB_FIT_MAX_SEGMENTS] = {{.count = 1, .a = {0}, .b = {m - 1}}};
-    size_t ncand = 1, cut;
-    double bic;
-    if (fit_best_cut(&c, 0, m - 1, &cut, &bic)) {
-        cand[1] = (fit_split_t){.count = 2, .a = {0, cut + 1}, .b = {cut, m - 1}};
-        ncand = 2;
-        double best = INFINITY;
-        for (size_t s = 0; s < 2; s++) {
-            size_t a = cand[1].a[s], b = cand[1].b[s], cut2;
-            char ignore[256];
-            double part = fit_cache_get(&c, a, b, ignore, sizeof ignore)->bic, bic2;
-            if (fit_best_cut(&c, a, b, &cut2, &bic2) && bic2 - part < best) {
-                best = bic2 - part;
-                cand[2] = s == 0 ? (fit_split_t){.count = 3,
-                                                 .a = {0, cut2 + 1, cand[1].a[1]},
-                                                 .b = {cut2, cand[1].b[0], m - 1}}
-                                 : (fit_split_t){.count = 3,
-                                                 .a = {0, cand[1].a[1], cut2 + 1},
-                                                 .b = {cand[1].b[0], cut2, m - 1}};
-                ncand = 3;
-            }
-        }
-    }
-    /* Measured times often scatter more than their standard errors say (chi2/dof >> 1 even
-     * for the right curve); raw chi2 would then buy a break for every wiggle. So the
-     * breaks are judged by the quasi-likelihood BIC, chi2 / c + (terms + breaks) ln N, with
-     * c = max(1, chi2/dof) of the most detailed candidate (QAIC's overdispersion factor);
-     * with honest error bars c = 1 and this is the plain BIC. */
-    double chi2, dof, terms;
-    fit_split_totals(&c, &cand[ncand - 1], &chi2, &dof, &terms);
-    double disp = dof > 0 ? fmax(1.0, chi2 / dof) : 1.0, qbic[MB_FIT_MAX_SEGMENTS];
-    for (size_t k = 0; k < ncand; k++) {
-        fit_split_totals(&c, &cand[k], &chi2, &dof, &terms);
-        qbic[k] = chi2 / disp + (terms + (double)k) * c.penalty;
-    }
-    size_t pick = 0;
-    for (size_t k = 1; k < ncand; k++)
-        if (qbic[k] < qbic[pick] - margin)
-            pick = k;
-    out->count = cand[pick].count;
-    out->bic = qbic[pick];
-    out->dispersion = disp;
-    for (size_t s = 0; s < out->count; s++) {
-        char ignore[256];
-        out->seg[s] = *fit_cache_get(&c, cand[pick].a[s], cand[pick].b[s], ignore, sizeof ignore);
-    }
-    ret = 0;
-out:
-    free(c.model);
-    free(c.state);
-    free(start);
-    free(sorted);
-    return ret;
-}
-
-size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d)
-{
-    size_t i = 0;
-    while (i + 1 < s->count && s->seg[i + 1].d_min <= d)
-        i++;
-    return i;
-}
-
-int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                   double *mape_pct, size_t *n_held, char *err, size_t errlen)
-{
-    if (fit_check_points(pts, n, err, errlen) != 0)
-        return -1;
-    int ret = -1;
-    double *ds = malloc(n * sizeof *ds), *ps = malloc(n * sizeof *ps),
-           *ape = malloc(n * sizeof *ape);
-    mb_fit_point_t *train = malloc(n * sizeof *train);
-    unsigned char *held = calloc(n, 1);
-    if (!ds || !ps || !ape || !train || !held) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    size_t nd = 0, np = 0;
-    for (size_t i = 0; i < n; i++) {
-        ds[i] = pts[i].d;
-        ps[i] = pts[i].p;
-    }
-    gsl_sort(ds, 1, n);
-    gsl_sort(ps, 1, n);
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || ds[i] != ds[nd - 1])
-            ds[nd++] = ds[i];
-        if (i == 0 || ps[i] != ps[np - 1])
-            ps[np++] = ps[i];
-    }
-    size_t ntrain = 0, nheld = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t di = 0;
-        while (ds[di] != pts[i].d)
-            di++;
-        held[i] = di % 4 == 3 || (np >= 3 && pts[i].p == ps[np - 1]);
-        if (held[i])
-            nheld++;
-        else
-            train[ntrain++] = pts[i];
-    }
-    if (nheld == 0) {
-        snprintf(err, errlen,
-                 "nothing to hold out: %zu distinct sizes, %zu distinct process counts", nd, np);
-        goto out;
-    }
-    mb_fit_segments_t segs;
-    char why[256];
-    if (ntrain == 0 ||
-        mb_fit_segments(train, ntrain, allowed, margin, &segs, why, sizeof why) != 0) {
-        snprintf(err, errlen, "no fit on the %zu training points: %s", ntrain,
-                 ntrain ? why : "none left");
-        goto out;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!held[i])
-            continue;
-        const mb_fit_model_t *mod = &segs.seg[mb_fit_segments_pick(&segs, pts[i].d)];
-        double t = mb_fit_predict(mod, pts[i].p, pts[i].d, NULL, NULL);
-        ape[k++] = 100.0 * fabs(t - pts[i].t_ns) / fabs(pts[i].t_ns);
-    }
-    gsl_sort(ape, 1, k);
-    *mape_pct = gsl_stats_median_from_sorted_data(ape, 1, k);
-    if (n_held)
-        *n_held = k;
-    ret = 0;
-out:
-    free(held);
-    free(train);
-    free(ape);
-    free(ps);
-    free(ds);
-    return ret;
+    return mb_fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
 }
 
 double mb_fit_predict(const mb_fit_model_t *m, double p, double d, double *se_ns, bool *outside)
