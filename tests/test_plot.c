@@ -93,8 +93,8 @@ static char *read_all(const char *path)
 
 /* ---- the x axis by role --------------------------------------------------------------- */
 
-static const char *const x_roles[] = {MB_PLOT_ROLE_MESSAGE_SIZE, MB_PLOT_ROLE_RANKS,
-                                      MB_PLOT_ROLE_WORKING_SET, MB_PLOT_ROLE_THREADS};
+static const mb_role_t x_roles[] = {MB_ROLE_MESSAGE_SIZE, MB_ROLE_RANKS,
+                                      MB_ROLE_WORKING_SET, MB_ROLE_THREADS};
 
 static void test_x_axis_by_role(void **state)
 {
@@ -110,7 +110,7 @@ static void test_x_axis_by_role(void **state)
     mb_plot_x_t x;
     assert_true(mb_plot_x_choose(bench, x_roles, 4, &x));
     assert_string_equal(x.name, "len");
-    assert_string_equal(x.role, MB_PLOT_ROLE_MESSAGE_SIZE);
+    assert_int_equal(x.role, MB_ROLE_MESSAGE_SIZE);
     assert_true(x.bytes);
 
     /* Without the message size in the roles asked for, the ranks axis, counted not sized. */
@@ -126,7 +126,7 @@ static void test_x_axis_by_role(void **state)
     assert_string_equal(x.name, "np");
 
     /* A name means nothing: size_bytes with the role count is no x axis. */
-    const char *const sized[] = {MB_PLOT_ROLE_MESSAGE_SIZE, MB_PLOT_ROLE_WORKING_SET};
+    const mb_role_t sized[] = {MB_ROLE_MESSAGE_SIZE, MB_ROLE_WORKING_SET};
     assert_false(mb_plot_x_choose(bench, sized, 2, &x));
     json_decref(bench);
 
@@ -134,7 +134,7 @@ static void test_x_axis_by_role(void **state)
     bench = doc("{'axes': [{'name': 'ws', 'role': 'working_set'}],"
                 " 'points': [{'params': {'ws': 4096}, 'status': 'ok'}]}");
     assert_true(mb_plot_x_choose(bench, x_roles, 4, &x));
-    assert_string_equal(x.role, MB_PLOT_ROLE_WORKING_SET);
+    assert_int_equal(x.role, MB_ROLE_WORKING_SET);
     assert_true(x.bytes);
     json_object_set_new(json_array_get(json_object_get(bench, "points"), 0), "status",
                         json_string("failed"));

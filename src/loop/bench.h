@@ -16,6 +16,7 @@
 #include "config.h"
 #include "loop_rules.h"
 #include "point_loop.h"
+#include "role.h"
 #include "timing.h"
 
 #define MB_MAX_DIMS 4
@@ -46,16 +47,6 @@ typedef struct mb_context {
 } mb_context_t;
 
 #define MB_POINT_ERROR_LEN 256
-
-/* What an axis means to the fits, the plots, predict and the report (docs/results.md). */
-typedef enum mb_role {
-    MB_ROLE_LABEL = 0,    /* categorical: each label is a series of its own */
-    MB_ROLE_MESSAGE_SIZE, /* d: bytes per message */
-    MB_ROLE_RANKS,        /* p: processes taking part */
-    MB_ROLE_THREADS,      /* threads taking part */
-    MB_ROLE_WORKING_SET,  /* bytes a memory benchmark cycles through */
-    MB_ROLE_COUNT,        /* any other number */
-} mb_role_t;
 
 /* The model family fitted to a benchmark's points (docs/results.md). */
 typedef enum mb_model {

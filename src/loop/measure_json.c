@@ -6,19 +6,6 @@
 
 #include "mpi_util.h"
 
-const char *mb_measure_json_role(mb_role_t role)
-{
-    static const char *const names[] = {
-        [MB_ROLE_LABEL] = "label",
-        [MB_ROLE_MESSAGE_SIZE] = "message_size",
-        [MB_ROLE_RANKS] = "ranks",
-        [MB_ROLE_THREADS] = "threads",
-        [MB_ROLE_WORKING_SET] = "working_set",
-        [MB_ROLE_COUNT] = "count",
-    };
-    return (unsigned)role < sizeof names / sizeof names[0] ? names[role] : "count";
-}
-
 const char *mb_measure_scope_text(mb_scope_t scope)
 {
     switch (scope) {
@@ -60,7 +47,7 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
         const mb_dim_t *dim = &b->dims[d];
         json_array_append_new(params, json_string(dim->name));
         json_t *axis = json_pack("{s:s, s:s}", "name", dim->name, "role",
-                                 mb_measure_json_role(dim->labels ? MB_ROLE_LABEL : dim->role));
+                                 mb_role_name(dim->labels ? MB_ROLE_LABEL : dim->role));
         if (dim->labels) {
             json_t *labels = json_array();
             for (const char *const *l = dim->labels; *l; l++)

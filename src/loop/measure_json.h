@@ -18,9 +18,6 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg);
 /* Which ranks measure in scope, in words (results.json's "measured_by"). */
 const char *mb_measure_scope_text(mb_scope_t scope);
 
-/* The role's name in results.json ("message_size", ...). */
-const char *mb_measure_json_role(mb_role_t role);
-
 /* The point's parameters as {"dim": value}, labels as strings. New reference. */
 json_t *mb_measure_params_json(const mb_bench_t *b, const mb_point_t *pt);
 

@@ -251,7 +251,8 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
                            "optimised away?)");
             goto done;
         }
-        bool keep = warm && !e.late;
+        /* Kept: an accepted interval of the measuring phase where every rank started on time. */
+        bool keep = warm && accepted && !e.late;
         if (keep) {
             /* A call quicker than the timing overhead can read a few ns below zero: floored
              * at 0 (below the clock's resolution). */
@@ -279,8 +280,10 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             d[LOOP_BUDGET] = me == 0 && mb_loop_budget_spent(opts, out->headline.n,
                                                              (double)(now - measuring_since));
         } else if (warm) {
-            out->headline.late++;
-            s.growth *= 2;
+            if (e.late) {
+                out->headline.late++;
+                s.growth *= 2;
+            }
             d[LOOP_WANT] = 1;
         } else {
             /* Warm-up (one rule for every loop): discard until an experiment is accepted

@@ -202,22 +202,8 @@ json_t *mb_fit_loggp(const json_t *root, const json_t *fits)
                                   fit_loggp_source(root, "o_r")};
     /* Every series any source measured, in the order the sources first show them. */
     json_t *all = json_array();
-    for (size_t s = 0; s < 3; s++) {
-        size_t i;
-        const json_t *pt;
-        json_array_foreach(json_object_get(src[s], "points"), i, pt)
-        {
-            json_t *series = mb_record_series(src[s], pt);
-            bool seen = !mb_record_point_ok(pt);
-            size_t j;
-            const json_t *other;
-            json_array_foreach(all, j, other) seen = seen || json_equal(series, (json_t *)other);
-            if (seen)
-                json_decref(series);
-            else
-                json_array_append_new(all, series);
-        }
-    }
+    for (size_t s = 0; s < 3; s++)
+        mb_record_series_add(src[s], all, true);
     json_t *out = json_object();
     size_t i;
     const json_t *series;

@@ -174,20 +174,8 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
         /* One fit per series, in order of first appearance; a series whose points all
          * failed still gets its entry, which says so. */
         json_t *all = json_array();
+        mb_record_series_add(bench, all, false);
         size_t j;
-        const json_t *pt;
-        json_array_foreach(json_object_get(bench, "points"), j, pt)
-        {
-            json_t *series = mb_record_series(bench, pt);
-            bool seen = false;
-            size_t l;
-            const json_t *other;
-            json_array_foreach(all, l, other) seen = seen || json_equal(series, (json_t *)other);
-            if (seen)
-                json_decref(series);
-            else
-                json_array_append_new(all, series);
-        }
         const json_t *series;
         json_array_foreach(all, j, series)
             json_array_append_new(fits, fit_results_entry(bench, series));

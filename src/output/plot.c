@@ -68,12 +68,12 @@ static json_t *plot_load(const char *dir, char *err, size_t errlen)
  * benchmark's. */
 static int plot_benchmark(mb_plot_ctx_t *c, const json_t *bench, size_t *memory_curves)
 {
-    static const char *const roles[] = {MB_PLOT_ROLE_MESSAGE_SIZE, MB_PLOT_ROLE_RANKS,
-                                        MB_PLOT_ROLE_WORKING_SET, MB_PLOT_ROLE_THREADS};
+    static const mb_role_t roles[] = {MB_ROLE_MESSAGE_SIZE, MB_ROLE_RANKS,
+                                        MB_ROLE_WORKING_SET, MB_ROLE_THREADS};
     mb_plot_x_t x;
     if (!mb_plot_x_choose(bench, roles, sizeof roles / sizeof roles[0], &x))
         return 0;
-    if (strcmp(x.role, MB_PLOT_ROLE_WORKING_SET) != 0)
+    if (x.role != MB_ROLE_WORKING_SET)
         return mb_plot_latency(c, bench, &x);
     char *base = mb_plot_file_name(mb_plot_str(bench, "name")), *file = NULL;
     if (!base || asprintf(&file, "mem_latency%s%s", *memory_curves ? "_" : "",
@@ -109,7 +109,7 @@ int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err
     size_t i, memory_curves = 0;
     const json_t *bench;
     json_array_foreach(json_object_get(root, "benchmarks"), i, bench) {
-        if (!mb_plot_str(bench, "name") || mb_plot_skipped(bench))
+        if (!mb_plot_str(bench, "name") || !mb_record_ran(bench))
             continue;
         if (plot_benchmark(&c, bench, &memory_curves) != 0)
             goto out;

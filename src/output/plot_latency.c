@@ -175,11 +175,11 @@ static bool plot_latency_fit_axes(const json_t *bench, const mb_plot_series_t *s
     const char *model = mb_plot_str(bench, "model");
     if (!model || strcmp(model, PLOT_LATENCY_MODEL) != 0)
         return false;
-    bool x_is_d = strcmp(x->role, MB_PLOT_ROLE_MESSAGE_SIZE) == 0;
-    if (!x_is_d && strcmp(x->role, MB_PLOT_ROLE_RANKS) != 0)
+    bool x_is_d = x->role == MB_ROLE_MESSAGE_SIZE;
+    if (!x_is_d && x->role != MB_ROLE_RANKS)
         return false;
     const char *other =
-        mb_plot_axis_of_role(bench, x_is_d ? MB_PLOT_ROLE_RANKS : MB_PLOT_ROLE_MESSAGE_SIZE);
+        mb_record_axis(bench, x_is_d ? MB_ROLE_RANKS : MB_ROLE_MESSAGE_SIZE);
     const json_t *v = other ? json_object_get(s->params, other) : NULL;
     *a = (plot_latency_axes_t){.x_is_d = x_is_d, .fixed = x_is_d ? 2 : 0};
     if (json_is_number(v))
@@ -190,9 +190,9 @@ static bool plot_latency_fit_axes(const json_t *bench, const mb_plot_series_t *s
 /* What the plot calls its x axis. */
 static const char *plot_latency_xlabel(const mb_plot_x_t *x)
 {
-    if (strcmp(x->role, MB_PLOT_ROLE_RANKS) == 0)
+    if (x->role == MB_ROLE_RANKS)
         return "processes (ranks)";
-    if (strcmp(x->role, MB_PLOT_ROLE_THREADS) == 0)
+    if (x->role == MB_ROLE_THREADS)
         return "threads";
     return x->bytes ? "size (bytes; K = 1024)" : x->name;
 }

@@ -156,7 +156,7 @@ out:
 
 int mb_plot_bandwidth(mb_plot_ctx_t *c)
 {
-    static const char *const roles[] = {MB_PLOT_ROLE_MESSAGE_SIZE, MB_PLOT_ROLE_WORKING_SET};
+    static const mb_role_t roles[] = {MB_ROLE_MESSAGE_SIZE, MB_ROLE_WORKING_SET};
     mb_plot_set_t set = {0};
     mb_plot_parts_t p;
     int ret = -1;
@@ -166,7 +166,7 @@ int mb_plot_bandwidth(mb_plot_ctx_t *c)
         goto oom;
     json_array_foreach(json_object_get(c->root, "benchmarks"), i, bench) {
         mb_plot_x_t x;
-        if (mb_plot_skipped(bench) || !mb_plot_str(bench, "name") ||
+        if (!mb_record_ran(bench) || !mb_plot_str(bench, "name") ||
             !mb_plot_x_choose(bench, roles, sizeof roles / sizeof roles[0], &x))
             continue;
         if (mb_plot_set_collect(&set, bench, &x, mb_plot_bandwidth_gbs, true) != 0)

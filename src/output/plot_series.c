@@ -23,34 +23,10 @@ const char *mb_plot_str(const json_t *obj, const char *key)
     return json_string_value(json_object_get(obj, key));
 }
 
-bool mb_plot_skipped(const json_t *bench)
-{
-    const json_t *s = json_object_get(bench, "skipped");
-    return s && !json_is_null(s);
-}
-
 bool mb_plot_is_min(const json_t *bench)
 {
     const char *s = mb_plot_str(bench, "statistic");
     return s && strcmp(s, "min") == 0;
-}
-
-bool mb_plot_point_ok(const json_t *point)
-{
-    const char *s = mb_plot_str(point, "status");
-    return s && strcmp(s, "ok") == 0;
-}
-
-const char *mb_plot_axis_of_role(const json_t *bench, const char *role)
-{
-    size_t i;
-    const json_t *axis;
-    json_array_foreach(json_object_get(bench, "axes"), i, axis) {
-        const char *r = mb_plot_str(axis, "role");
-        if (r && strcmp(r, role) == 0 && mb_plot_str(axis, "name"))
-            return mb_plot_str(axis, "name");
-    }
-    return NULL;
 }
 
 /* Whether every ok point has a number for name, and there is one. */
@@ -58,8 +34,9 @@ static bool plot_series_numeric(const json_t *bench, const char *name)
 {
     size_t i, ok = 0;
     const json_t *pt;
-    json_array_foreach(json_object_get(bench, "points"), i, pt) {
-        if (!mb_plot_point_ok(pt))
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        if (!mb_record_point_ok(pt))
             continue;
         if (!json_is_number(json_object_get(json_object_get(pt, "params"), name)))
             return false;
@@ -68,17 +45,16 @@ static bool plot_series_numeric(const json_t *bench, const char *name)
     return ok > 0;
 }
 
-bool mb_plot_x_choose(const json_t *bench, const char *const *roles, size_t nroles, mb_plot_x_t *x)
+bool mb_plot_x_choose(const json_t *bench, const mb_role_t *roles, size_t nroles, mb_plot_x_t *x)
 {
     for (size_t r = 0; r < nroles; r++) {
-        const char *name = mb_plot_axis_of_role(bench, roles[r]);
+        const char *name = mb_record_axis(bench, roles[r]);
         if (!name || !plot_series_numeric(bench, name))
             continue;
         *x = (mb_plot_x_t){
             .name = name,
             .role = roles[r],
-            .bytes = strcmp(roles[r], MB_PLOT_ROLE_MESSAGE_SIZE) == 0 ||
-                     strcmp(roles[r], MB_PLOT_ROLE_WORKING_SET) == 0,
+            .bytes = roles[r] == MB_ROLE_MESSAGE_SIZE || roles[r] == MB_ROLE_WORKING_SET,
         };
         return true;
     }
@@ -110,7 +86,8 @@ static char *plot_series_label(const json_t *bench, const json_t *params, const 
     }
     size_t i;
     const json_t *axis;
-    json_array_foreach(json_object_get(bench, "axes"), i, axis) {
+    json_array_foreach(json_object_get(bench, "axes"), i, axis)
+    {
         const char *key = mb_plot_str(axis, "name");
         if (!key || strcmp(key, xname) == 0)
             continue;
@@ -165,8 +142,9 @@ int mb_plot_set_collect(mb_plot_set_t *set, const json_t *bench, const mb_plot_x
 {
     size_t i, first = set->n;
     const json_t *pt;
-    json_array_foreach(json_object_get(bench, "points"), i, pt) {
-        if (!mb_plot_point_ok(pt))
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        if (!mb_record_point_ok(pt))
             continue;
         const json_t *params = json_object_get(pt, "params");
         mb_plot_pt_t p;

@@ -12,16 +12,12 @@
 
 #include <jansson.h>
 
-/* Axis roles of docs/results.md. */
-#define MB_PLOT_ROLE_MESSAGE_SIZE "message_size"
-#define MB_PLOT_ROLE_RANKS "ranks"
-#define MB_PLOT_ROLE_THREADS "threads"
-#define MB_PLOT_ROLE_WORKING_SET "working_set"
+#include "record.h"
 
 /* The axis a plot puts on x. */
 typedef struct mb_plot_x {
     const char *name; /* as params names it; borrowed from the document */
-    const char *role;
+    mb_role_t role;
     bool bytes; /* a size in bytes (message_size, working_set): binary tics, 0 drawn apart */
 } mb_plot_x_t;
 
@@ -53,21 +49,12 @@ bool mb_plot_num(const json_t *obj, const char *key, double *out);
 /* obj[key] when it is a string, else NULL. */
 const char *mb_plot_str(const json_t *obj, const char *key);
 
-/* Whether the benchmark did not run ("skipped" is a reason, not null). */
-bool mb_plot_skipped(const json_t *bench);
-
 /* Whether the benchmark's headline statistic is the minimum rather than the median. */
 bool mb_plot_is_min(const json_t *bench);
 
-/* Whether the point's status is "ok": a failed point has no figures to draw. */
-bool mb_plot_point_ok(const json_t *point);
-
-/* The name of the benchmark's first axis with that role, or NULL. */
-const char *mb_plot_axis_of_role(const json_t *bench, const char *role);
-
 /* The first axis, by the order of roles[], whose value is a number on every ok point (and
  * there is one): into *x and true; false when no axis qualifies. */
-bool mb_plot_x_choose(const json_t *bench, const char *const *roles, size_t nroles, mb_plot_x_t *x);
+bool mb_plot_x_choose(const json_t *bench, const mb_role_t *roles, size_t nroles, mb_plot_x_t *x);
 
 /* Add bench's ok points for which value() gives a figure to set, a series per combination
  * of the other axes' values, its label led by the benchmark's name when prefix. Returns 0,

@@ -6,31 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const record_role_names[] = {
-    [MB_ROLE_MESSAGE_SIZE] = "message_size",
-    [MB_ROLE_RANKS] = "ranks",
-    [MB_ROLE_THREADS] = "threads",
-    [MB_ROLE_WORKING_SET] = "working_set",
-    [MB_ROLE_COUNT] = "count",
-    [MB_ROLE_LABEL] = "label",
-};
-
-#define RECORD_NROLES (sizeof record_role_names / sizeof record_role_names[0])
-
-mb_role_t mb_record_role_parse(const char *s)
-{
-    for (size_t r = 0; s && r < RECORD_NROLES; r++) {
-        if (strcmp(s, record_role_names[r]) == 0)
-            return (mb_role_t)r;
-    }
-    return MB_ROLE_NONE;
-}
-
-const char *mb_record_role_name(mb_role_t r)
-{
-    return r >= 0 && (size_t)r < RECORD_NROLES ? record_role_names[r] : NULL;
-}
-
 mb_role_t mb_record_role(const json_t *bench, const char *axis)
 {
     size_t i;
@@ -39,7 +14,7 @@ mb_role_t mb_record_role(const json_t *bench, const char *axis)
     {
         const char *name = json_string_value(json_object_get(a, "name"));
         if (name && axis && strcmp(name, axis) == 0)
-            return mb_record_role_parse(json_string_value(json_object_get(a, "role")));
+            return mb_role_parse(json_string_value(json_object_get(a, "role")));
     }
     return MB_ROLE_NONE;
 }
@@ -51,7 +26,7 @@ const char *mb_record_axis(const json_t *bench, mb_role_t r)
     json_array_foreach(json_object_get(bench, "axes"), i, a)
     {
         const char *name = json_string_value(json_object_get(a, "name"));
-        if (name && mb_record_role_parse(json_string_value(json_object_get(a, "role"))) == r)
+        if (name && mb_role_parse(json_string_value(json_object_get(a, "role"))) == r)
             return name;
     }
     return NULL;
@@ -85,8 +60,7 @@ json_t *mb_record_series(const json_t *bench, const json_t *pt)
     {
         const char *name = json_string_value(json_object_get(a, "name"));
         const json_t *v = json_object_get(params, name ? name : "");
-        if (v &&
-            mb_record_role_parse(json_string_value(json_object_get(a, "role"))) == MB_ROLE_LABEL)
+        if (v && mb_role_parse(json_string_value(json_object_get(a, "role"))) == MB_ROLE_LABEL)
             json_object_set(series, name, (json_t *)v);
     }
     return series;
@@ -111,5 +85,25 @@ void mb_record_series_text(const json_t *series, char *buf, size_t len)
         if (w < 0 || (size_t)w >= len - used)
             break;
         used += (size_t)w;
+    }
+}
+
+void mb_record_series_add(const json_t *bench, json_t *all, bool ok_only)
+{
+    size_t i;
+    const json_t *pt;
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        if (ok_only && !mb_record_point_ok(pt))
+            continue;
+        json_t *series = mb_record_series(bench, pt);
+        bool seen = false;
+        size_t j;
+        const json_t *other;
+        json_array_foreach(all, j, other) seen = seen || json_equal(series, (json_t *)other);
+        if (seen)
+            json_decref(series);
+        else
+            json_array_append_new(all, series);
     }
 }

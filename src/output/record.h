@@ -10,22 +10,7 @@
 
 #include <jansson.h>
 
-/* What an axis means; the names in results.json are those of mb_record_role_name. */
-typedef enum mb_role {
-    MB_ROLE_MESSAGE_SIZE = 0, /* d: bytes per message */
-    MB_ROLE_RANKS,            /* p: processes taking part */
-    MB_ROLE_THREADS,
-    MB_ROLE_WORKING_SET, /* bytes a memory benchmark cycles through */
-    MB_ROLE_COUNT,       /* any other number */
-    MB_ROLE_LABEL,       /* categorical: string values, listed in the axis' "labels" */
-    MB_ROLE_NONE = -1,   /* not a role: an unknown name, or an axis without one */
-} mb_role_t;
-
-/* The role called s in results.json ("message_size", ...), or MB_ROLE_NONE. */
-mb_role_t mb_record_role_parse(const char *s);
-
-/* The name of role r in results.json, or NULL for MB_ROLE_NONE. */
-const char *mb_record_role_name(mb_role_t r);
+#include "role.h"
 
 /* The role of bench's axis `axis` (from "axes"), or MB_ROLE_NONE when not listed. */
 mb_role_t mb_record_role(const json_t *bench, const char *axis);
@@ -46,6 +31,10 @@ bool mb_record_point_ok(const json_t *pt);
 /* The series pt belongs to: {axis: value} for each of bench's label axes, in axis order
  * (new reference; {} when bench has none). */
 json_t *mb_record_series(const json_t *bench, const json_t *pt);
+
+/* Append to the array all each series of bench's points (of its ok points only when
+ * ok_only) that all does not hold yet, in order of first appearance. */
+void mb_record_series_add(const json_t *bench, json_t *all, bool ok_only);
 
 /* A series' values joined by ",", e.g. "intra" or "read,cold"; "" for {}. */
 void mb_record_series_text(const json_t *series, char *buf, size_t len);

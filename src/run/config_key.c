@@ -3,7 +3,6 @@
  * becomes its value, and the way back (JSON for results.json, the commented key list). */
 #include "config_key.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,18 +75,6 @@ static const char *key_type_name(key_type_t t)
 
 static bool key_is_auto(const mb_config_key_t *k) { return strcmp(k->def, "auto") == 0; }
 
-static void key_say(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void key_say(char *why, size_t whylen, const char *fmt, ...)
-{
-    if (!why || whylen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- finding keys ---- */
 
@@ -146,18 +133,18 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
 
     if (strcmp(text, "auto") == 0) {
         if (!key_is_auto(k)) {
-            key_say(why, whylen, "auto is not allowed here (the default is %s)", k->def);
+            mb_units_say(why, whylen, "auto is not allowed here (the default is %s)", k->def);
             return -1;
         }
         if (k->type != KT_COUNT && k->type != KT_SIZE && k->type != KT_DURATION) {
-            key_say(why, whylen, "auto is not supported for a %s", key_type_name(k->type));
+            mb_units_say(why, whylen, "auto is not supported for a %s", key_type_name(k->type));
             return -1;
         }
         *(uint64_t *)field = 0;
         return 0;
     }
     if (*text == '\0') {
-        key_say(why, whylen, "no value");
+        mb_units_say(why, whylen, "no value");
         return -1;
     }
     switch (k->type) {
@@ -170,7 +157,7 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
                                 : mb_units_parse_duration(text, &u, why, whylen);
         /* 0 would read back as auto (or is meaningless): refuse it rather than guess. */
         if (rc == 0 && u == 0) {
-            key_say(why, whylen, "'%s' must be greater than zero%s", text,
+            mb_units_say(why, whylen, "'%s' must be greater than zero%s", text,
                     key_is_auto(k) ? " (write auto for the automatic choice)" : "");
             rc = -1;
         }
@@ -180,7 +167,7 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
         rc = mb_units_parse_size_list(text, &list, why, whylen);
         for (size_t i = 0; rc == 0 && i < list.n; i++) {
             if (list.bytes[i] == 0) {
-                key_say(why, whylen, "sizes must be greater than zero in '%s'", text);
+                mb_units_say(why, whylen, "sizes must be greater than zero in '%s'", text);
                 rc = -1;
             }
         }
@@ -195,7 +182,7 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
         if (id < 0) {
             char names[128];
             key_clock_names(names, sizeof names);
-            key_say(why, whylen, "unknown clock '%s' (use %s)", text, names);
+            mb_units_say(why, whylen, "unknown clock '%s' (use %s)", text, names);
             return -1;
         }
         *(int *)field = id;
@@ -208,7 +195,7 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
                 return 0;
             }
         }
-        key_say(why, whylen, "'%s' is not yes or no", text);
+        mb_units_say(why, whylen, "'%s' is not yes or no", text);
         return -1;
     case KT_NOISE_ACTION:
     case KT_SYNC:
@@ -220,7 +207,7 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
                 return 0;
             }
         }
-        key_say(why, whylen, "'%s' is not %s", text, key_type_name(k->type));
+        mb_units_say(why, whylen, "'%s' is not %s", text, key_type_name(k->type));
         return -1;
     }
     }

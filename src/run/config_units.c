@@ -14,10 +14,7 @@
 /* Largest count, size or duration: keeps every value exact as a JSON (int64) integer. */
 #define VALUE_MAX ((uint64_t)INT64_MAX)
 
-static void units_say(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void units_say(char *why, size_t whylen, const char *fmt, ...)
+void mb_units_say(char *why, size_t whylen, const char *fmt, ...)
 {
     if (!why || whylen == 0)
         return;
@@ -63,11 +60,11 @@ static int units_count(const char *s, size_t len, uint64_t *out, char *why, size
     units_trim(&s, &len);
     int big = units_digits(s, len, &v, &nd);
     if (nd == 0 || nd != len) {
-        units_say(why, whylen, "'%.*s' is not a count", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is not a count", (int)len, s);
         return -1;
     }
     if (big) {
-        units_say(why, whylen, "'%.*s' is too large", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is too large", (int)len, s);
         return -1;
     }
     *out = v;
@@ -88,11 +85,11 @@ static int units_size(const char *s, size_t len, uint64_t *out, char *why, size_
     units_trim(&s, &len);
     int big = units_digits(s, len, &v, &nd);
     if (nd == 0) {
-        units_say(why, whylen, "'%.*s' is not a size", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is not a size", (int)len, s);
         return -1;
     }
     if (nd < len && s[nd] == '.') {
-        units_say(why, whylen, "'%.*s' is not a whole number of bytes", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is not a whole number of bytes", (int)len, s);
         return -1;
     }
     const char *u = s + nd;
@@ -103,12 +100,12 @@ static int units_size(const char *s, size_t len, uint64_t *out, char *why, size_
         if (strlen(units[i].name) == ulen && strncasecmp(units[i].name, u, ulen) == 0)
             break;
     if (i == sizeof units / sizeof units[0]) {
-        units_say(why, whylen, "unknown unit '%.*s' in '%.*s' (use K, M or G)", (int)ulen, u,
+        mb_units_say(why, whylen, "unknown unit '%.*s' in '%.*s' (use K, M or G)", (int)ulen, u,
                   (int)len, s);
         return -1;
     }
     if (big || v > VALUE_MAX >> units[i].shift) {
-        units_say(why, whylen, "'%.*s' is too large", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is too large", (int)len, s);
         return -1;
     }
     *out = v << units[i].shift;
@@ -122,7 +119,7 @@ static int units_size_list(const char *s, size_t len, mb_size_list_t *out, char 
     size_t all_len = len;
     units_trim(&all, &all_len);
     if (all_len == 0) {
-        units_say(why, whylen, "empty size list");
+        mb_units_say(why, whylen, "empty size list");
         return -1;
     }
     for (const char *p = all, *end = all + all_len;;) {
@@ -132,11 +129,11 @@ static int units_size_list(const char *s, size_t len, mb_size_list_t *out, char 
         size_t item_len = (size_t)(e - p);
         units_trim(&item, &item_len);
         if (item_len == 0) {
-            units_say(why, whylen, "empty entry in '%.*s'", (int)all_len, all);
+            mb_units_say(why, whylen, "empty entry in '%.*s'", (int)all_len, all);
             return -1;
         }
         if (list.n == MB_SIZE_LIST_MAX) {
-            units_say(why, whylen, "more than %d sizes", MB_SIZE_LIST_MAX);
+            mb_units_say(why, whylen, "more than %d sizes", MB_SIZE_LIST_MAX);
             return -1;
         }
         if (units_size(item, item_len, &list.bytes[list.n], why, whylen) != 0)
@@ -180,14 +177,14 @@ static int units_duration(const char *s, size_t len, uint64_t *ns, char *why, si
     units_trim(&s, &len);
     size_t nlen = units_decimal(s, len, &ilen, &flen);
     if (nlen == 0 || (nlen < len && s[nlen] == '.')) {
-        units_say(why, whylen, "'%.*s' is not a duration", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is not a duration", (int)len, s);
         return -1;
     }
     const char *u = s + nlen;
     size_t ulen = len - nlen;
     units_trim(&u, &ulen);
     if (ulen == 0) {
-        units_say(why, whylen, "'%.*s' needs a unit (ns, us, ms or s)", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' needs a unit (ns, us, ms or s)", (int)len, s);
         return -1;
     }
     size_t i = 0;
@@ -195,7 +192,7 @@ static int units_duration(const char *s, size_t len, uint64_t *ns, char *why, si
         if (strlen(units[i].name) == ulen && strncmp(units[i].name, u, ulen) == 0)
             break;
     if (i == sizeof units / sizeof units[0]) {
-        units_say(why, whylen, "unknown unit '%.*s' in '%.*s' (use ns, us, ms or s)", (int)ulen, u,
+        mb_units_say(why, whylen, "unknown unit '%.*s' in '%.*s' (use ns, us, ms or s)", (int)ulen, u,
                   (int)len, s);
         return -1;
     }
@@ -213,7 +210,7 @@ static int units_duration(const char *s, size_t len, uint64_t *ns, char *why, si
     if (flen > digits && fd[digits] >= '5')
         frac++;
     if (big || whole > (VALUE_MAX - frac) / mult) {
-        units_say(why, whylen, "'%.*s' is too large", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is too large", (int)len, s);
         return -1;
     }
     *ns = whole * mult + frac;
@@ -230,7 +227,7 @@ static int units_fraction(const char *s, size_t len, double *out, char *why, siz
     units_trim(&rest, &rlen);
     bool percent = rlen == 1 && *rest == '%';
     if (nlen == 0 || (rlen != 0 && !percent)) {
-        units_say(why, whylen, "'%.*s' is not a fraction (write e.g. 2%% or 0.02)", (int)len, s);
+        mb_units_say(why, whylen, "'%.*s' is not a fraction (write e.g. 2%% or 0.02)", (int)len, s);
         return -1;
     }
     /* strtod stops where units_decimal did: the digits are followed by '%', space or the
@@ -247,7 +244,7 @@ static int units_fraction(const char *s, size_t len, double *out, char *why, siz
             v /= 100.0;
     }
     if (!(v >= 0.0 && v < 1.0)) {
-        units_say(why, whylen, "'%.*s' is out of range (0 <= fraction < 1, i.e. below 100%%)",
+        mb_units_say(why, whylen, "'%.*s' is out of range (0 <= fraction < 1, i.e. below 100%%)",
                   (int)len, s);
         return -1;
     }

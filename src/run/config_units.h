@@ -27,6 +27,11 @@ int mb_units_parse_fraction(const char *text, double *out, char *why, size_t why
 /* Comma-separated sizes, at most MB_SIZE_LIST_MAX. */
 int mb_units_parse_size_list(const char *text, mb_size_list_t *out, char *why, size_t whylen);
 
+/* Write a reason into why (printf-style) when why is not NULL: the parsers' way of saying
+ * why a value is refused. */
+void mb_units_say(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The same without a reason: 0, or -1 when text is not a valid value of that kind. */
 int mb_parse_count(const char *text, uint64_t *out);
 int mb_parse_size(const char *text, uint64_t *bytes);
