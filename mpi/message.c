@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "message.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,14 +98,37 @@ int mb_message_coll_points(const mb_context_t *ctx, bool block_per_peer,
     }
     uint64_t sizes[128];
     size_t nsizes = message_sizes(top, zero_size, sizes, MB_COUNT(sizes)), n = 0;
-    for (int p = 2; p <= most; p++) {
-        /* Every p up to 8, then powers of two, then all the ranks. */
-        if (p > 8 && (p & (p - 1)) != 0 && p != most)
-            continue;
+    int ps[MB_MESSAGE_P_MAX];
+    int np = mb_message_p_sweep(most, ps);
+    for (int k = 0; k < np; k++)
         for (size_t i = 0; i < nsizes && n < max; i++)
-            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], p}};
-    }
+            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], ps[k]}};
     return (int)n;
+}
+
+int mb_message_p_sweep(int most, int *ps)
+{
+    int all[64], n = 0;
+    for (int p = 2; p <= most && n < 64; p++)
+        if (p <= 8 || (p & (p - 1)) == 0 || p == most) /* every p to 8, powers of two, most */
+            all[n++] = p;
+    if (n <= MB_MESSAGE_P_MAX) {
+        memcpy(ps, all, (size_t)n * sizeof *ps);
+        return n;
+    }
+    /* Log-spaced from 2 to most, each the nearest of the full sweep's values (in log), no
+     * value twice: the cost of the sweep grows as log p, not p. */
+    int k = 0;
+    for (int j = 0; j < MB_MESSAGE_P_MAX; j++) {
+        double want = log(2.0) + (log((double)most) - log(2.0)) * j / (MB_MESSAGE_P_MAX - 1);
+        int best = all[0];
+        for (int i = 1; i < n; i++)
+            if (fabs(log((double)all[i]) - want) < fabs(log((double)best) - want))
+                best = all[i];
+        if (k == 0 || best > ps[k - 1])
+            ps[k++] = best;
+    }
+    return k;
 }
 
 int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *err, size_t errlen)

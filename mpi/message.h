@@ -25,7 +25,16 @@ int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
 /* The scope of a point-to-point point: its pair. */
 mb_scope_t mb_message_pair_scope(const mb_point_t *pt);
 
-/* The collective sweep: p = 2, 3, ..., 8, then powers of two, then every rank (up to [mpi]
+/* Most process counts a collective sweep measures. */
+#define MB_MESSAGE_P_MAX 12
+
+/* The process counts of the collective sweep up to most (>= 2) into ps (MB_MESSAGE_P_MAX
+ * entries): 2, 3, ..., 8, then powers of two, then most; when that is more than
+ * MB_MESSAGE_P_MAX values, MB_MESSAGE_P_MAX of them spaced evenly in log p from 2 to most.
+ * Returns how many, ascending. */
+int mb_message_p_sweep(int most, int *ps);
+
+/* The collective sweep: the p values of mb_message_p_sweep (up to every rank, or [mpi]
  * max_ranks), each with d = 0 (when zero_size), then powers of two and midpoints up to
  * [mpi] collective_max_size. A rank's send or receive buffer holds a d-byte block per peer
  * (block_per_peer: alltoall, gather) or one (bcast); the largest must fit in a quarter

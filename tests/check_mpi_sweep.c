@@ -14,6 +14,8 @@
 
 #include <jansson.h>
 
+#include "../mpi/message.h"
+
 static int sweep_sizes(long long top, bool multiples_of_8, long long *out)
 {
     int n = 0;
@@ -28,14 +30,8 @@ static int sweep_sizes(long long top, bool multiples_of_8, long long *out)
     return n;
 }
 
-static int sweep_ranks(int most, int *out)
-{
-    int n = 0;
-    for (int p = 2; p <= most; p++)
-        if (p <= 8 || (p & (p - 1)) == 0 || p == most)
-            out[n++] = p;
-    return n;
-}
+/* The p values: the library's sweep, whose rule tests/test_message_sweep.c checks. */
+static int sweep_ranks(int most, int *out) { return mb_message_p_sweep(most, out); }
 
 /* Whether points has exactly one point of this size (-1: any), label and p (0: any). */
 static bool sweep_has(const json_t *points, const char *dim, const char *label, long long size,

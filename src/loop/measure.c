@@ -76,6 +76,25 @@ static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm
     return MPI_COMM_NULL;
 }
 
+/* The communicator of the first p world ranks, split once per p value and kept while the
+ * points (ordered by p) ask for the same p: a split per point costs O(p) at every point. */
+typedef struct measure_first {
+    int p; /* 0: none yet */
+    MPI_Comm comm;
+} measure_first_t;
+
+/* Collective over ctx->comm: make first->comm the first p ranks' (MPI_COMM_NULL elsewhere). */
+static void measure_first_ranks(const mb_context_t *ctx, int p, measure_first_t *first)
+{
+    if (first->p == p)
+        return;
+    if (first->comm != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_free(&first->comm));
+    int in = ctx->rank < p;
+    MB_MPI_CHECK(MPI_Comm_split(ctx->comm, in ? 0 : MPI_UNDEFINED, ctx->rank, &first->comm));
+    first->p = p;
+}
+
 /* Collective over comm: whether any rank failed; if so every rank gets the reason of the
  * highest failing rank (the others' own reasons stay theirs only when they failed too). */
 static bool measure_any_failed(MPI_Comm comm, bool failed, char *reason, size_t len)
@@ -185,7 +204,7 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
             mb_loop_result_free(res);
         return -1;
     }
-    *over = mb_measure_json_over_ranks(comm, ctx->rank, measured, &res->own);
+    *over = mb_measure_json_over_ranks(comm, ctx->rank, measured, &res->own, 0);
     return 0;
 }
 
@@ -231,7 +250,10 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     } else {
         rc = mb_loop_measure(&loop, &work, &res);
         if (rc == 0 && !alone) {
-            *over = mb_measure_json_over_ranks(comm, ctx->rank, true, &res.own);
+            /* All ranks at once: the node's bandwidth is the sum of the ranks' own. */
+            bool together = scope == MB_SCOPE_NODE_ALL || scope == MB_SCOPE_WORLD_ALL;
+            double bytes = together && b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
+            *over = mb_measure_json_over_ranks(comm, ctx->rank, true, &res.own, bytes);
             if (*over && b->op) {
                 json_object_set_new(*over, "avg_ns", json_real(res.avg_over_ranks_ns));
                 json_object_set_new(*over, "max_ns", json_real(res.max_over_ranks_ns));
@@ -250,20 +272,9 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     return 0;
 }
 
-/* All ranks at once: the node's bandwidth is the sum of the ranks' own. */
-static void measure_aggregate_bandwidth(const mb_bench_t *b, const mb_context_t *ctx,
-                                        const mb_point_t *pt, json_t *over)
-{
-    double bytes = (double)b->bytes_per_op(ctx, pt), total = 0;
-    size_t r;
-    json_t *v;
-    json_array_foreach(json_object_get(over, "median_per_rank_ns"), r, v) total +=
-        bytes / json_number_value(v) * 1e9;
-    json_object_set_new(over, "aggregate_bytes_per_s", json_real(total));
-}
-
 /* Add text to the list of who measured (distinct texts, "; " between them). */
-static void measure_note_scope(char *list, size_t len, mb_scope_t scope, const measure_sample_t *smp)
+static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
+                               const measure_sample_t *smp)
 {
     const char *text =
         scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text : mb_measure_scope_text(scope);
@@ -292,16 +303,13 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];
     measure_sample_t sample = {0};
+    measure_first_t first = {.comm = MPI_COMM_NULL};
     char measured_by[1024] = "";
 
     for (size_t i = 0; i < npts; i++) {
         mb_scope_t scope = measure_scope(b, &pts[i]);
-        MPI_Comm first_ranks = MPI_COMM_NULL;
-        if (scope == MB_SCOPE_FIRST_RANKS) {
-            int in = ctx->rank < pts[i].v[b->ranks_dim];
-            MB_MPI_CHECK(
-                MPI_Comm_split(ctx->comm, in ? 0 : MPI_UNDEFINED, ctx->rank, &first_ranks));
-        }
+        if (scope == MB_SCOPE_FIRST_RANKS)
+            measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
         char label[256];
         mb_measure_params_text(b, &pts[i], label, sizeof label);
         if (root)
@@ -311,15 +319,13 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         char reason[512] = "";
         int rc = 0;
         mb_context_t point_ctx = *ctx;
-        point_ctx.measure_comm = measure_comm(ctx, scope, first_ranks);
+        point_ctx.measure_comm = measure_comm(ctx, scope, first.comm);
         point_ctx.arg = b->arg;
         point_ctx.point_error = point_error;
         point_error[0] = '\0';
         if (point_ctx.measure_comm != MPI_COMM_NULL)
             rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &sample, &m, &over, reason,
                                sizeof reason);
-        if (first_ranks != MPI_COMM_NULL)
-            MB_MPI_CHECK(MPI_Comm_free(&first_ranks));
         /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
         mb_mpi_wait_quietly(ctx->comm);
         if (!root) {
@@ -341,15 +347,14 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         } else {
             ms[i] = m;
             point = mb_measure_json_point(b, ctx, &pts[i], &ms[i]);
-            if (over && b->bytes_per_op &&
-                (scope == MB_SCOPE_NODE_ALL || scope == MB_SCOPE_WORLD_ALL))
-                measure_aggregate_bandwidth(b, ctx, &pts[i], over);
             if (over)
                 json_object_set_new(point, "over_ranks", over);
         }
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
         json_array_append_new(json_object_get(result, "points"), point);
     }
+    if (first.comm != MPI_COMM_NULL)
+        MB_MPI_CHECK(MPI_Comm_free(&first.comm));
     mb_mpi_wait_quietly(ctx->comm);
     if (!root)
         return NULL;

@@ -62,9 +62,9 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
         "statistic", b->statistic == MB_SUMMARY_MIN ? "min" : "median", "params", params, "axes",
         axes, "model", b->model == MB_MODEL_LINEAR_PD ? "linear_pd" : NULL, "loggp", b->loggp,
         "points", "failed_points", 0, "skipped");
-    json_object_set_new(j, "measured_by",
-                        json_string(b->scope_of ? "depends on the point"
-                                                : mb_measure_scope_text(b->scope)));
+    json_object_set_new(
+        j, "measured_by",
+        json_string(b->scope_of ? "depends on the point" : mb_measure_scope_text(b->scope)));
     if (b->op && cfg)
         json_object_set_new(j, "scheme", measure_json_scheme(b, cfg));
     return j;
@@ -136,38 +136,56 @@ json_t *mb_measure_json_failed(const mb_bench_t *b, const mb_point_t *pt, const 
                      "reason", reason);
 }
 
-json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
-                                   const mb_measurement_t *m)
+/* Per-rank figures are listed only for this few ranks: beyond, rank 0 would hold O(p) per
+ * point; the reductions give the mean, the maximum and the sum at any scale. */
+#define OVER_RANKS_LIST_MAX 8
+
+/* The measured ranks' medians and world ranks on comm's rank 0 (comm of at most
+ * OVER_RANKS_LIST_MAX ranks): two arrays, in comm order. */
+static void over_ranks_list(MPI_Comm comm, int world_rank, bool measured, double median,
+                            json_t *over)
 {
-    json_t *mine = measured ? json_pack("{s:i, s:f, s:b}", "rank", world_rank, "median",
-                                        m->stats.median, "ci_target_met", m->ci_target_met)
-                            : json_null();
-    json_t *all = mb_mpi_gather_json(comm, mine);
-    json_decref(mine);
-    if (!all)
-        return NULL;
-    double sum = 0, max = 0;
-    int max_rank = -1;
-    size_t i, n = 0;
-    json_t *rec;
-    json_t *per_rank = json_array(), *ranks = json_array();
-    json_array_foreach(all, i, rec)
-    {
-        if (!json_is_object(rec))
+    double mine[2] = {measured ? median : -1, world_rank}, all[2 * OVER_RANKS_LIST_MAX];
+    int me, size;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
+    MB_MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, comm));
+    if (me != 0)
+        return;
+    json_t *ranks = json_array(), *medians = json_array();
+    for (int r = 0; r < size; r++) {
+        if (all[2 * r] < 0)
             continue;
-        double v = json_number_value(json_object_get(rec, "median"));
-        sum += v;
-        n++;
-        if (max_rank < 0 || v > max) {
-            max = v;
-            max_rank = (int)json_integer_value(json_object_get(rec, "rank"));
-        }
-        json_array_append(per_rank, json_object_get(rec, "median"));
-        json_array_append(ranks, json_object_get(rec, "rank"));
+        json_array_append_new(medians, json_real(all[2 * r]));
+        json_array_append_new(ranks, json_integer((json_int_t)all[2 * r + 1]));
     }
-    json_t *over = json_pack("{s:I, s:f, s:f, s:i, s:o, s:o}", "ranks", (json_int_t)n, "avg_ns",
-                             n ? sum / (double)n : 0.0, "max_ns", max, "max_rank", max_rank,
-                             "measured_ranks", ranks, "median_per_rank_ns", per_rank);
-    json_decref(all);
+    json_object_set_new(over, "measured_ranks", ranks);
+    json_object_set_new(over, "median_per_rank_ns", medians);
+}
+
+json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
+                                   const mb_measurement_t *m, double bytes_per_op)
+{
+    int me, size;
+    MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
+    MB_MPI_CHECK(MPI_Comm_size(comm, &size));
+    double median = measured ? m->stats.median : 0;
+    /* count, sum of medians, sum of rates: one reduction; the slowest rank: MAXLOC */
+    double mine[3] = {measured, median, measured && median > 0 ? bytes_per_op / median * 1e9 : 0};
+    double sums[3] = {0};
+    struct {
+        double v;
+        int rank;
+    } slow = {measured ? median : -1, world_rank}, slowest = {0, -1};
+    MB_MPI_CHECK(MPI_Reduce(mine, sums, 3, MPI_DOUBLE, MPI_SUM, 0, comm));
+    MB_MPI_CHECK(MPI_Reduce(&slow, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, comm));
+    json_t *over = me == 0 ? json_pack("{s:I, s:f, s:f, s:i}", "ranks", (json_int_t)sums[0],
+                                       "avg_ns", sums[0] > 0 ? sums[1] / sums[0] : 0.0, "max_ns",
+                                       slowest.v, "max_rank", slowest.rank)
+                           : NULL;
+    if (me == 0 && bytes_per_op > 0)
+        json_object_set_new(over, "aggregate_bytes_per_s", json_real(sums[2]));
+    if (size <= OVER_RANKS_LIST_MAX)
+        over_ranks_list(comm, world_rank, measured, median, over);
     return over;
 }

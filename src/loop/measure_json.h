@@ -31,10 +31,12 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
 /* A point that failed: params, "status": "failed" and the reason. New reference. */
 json_t *mb_measure_json_failed(const mb_bench_t *b, const mb_point_t *pt, const char *reason);
 
-/* Collective over comm: each measuring rank's median (ranks with measured false send
- * nothing that counts), their mean and maximum (Howell's "avg" and "max" columns, seed
- * 001). The object on comm's rank 0 (new reference), NULL elsewhere. */
+/* Collective over comm: the measuring ranks' medians combined by reductions (their count,
+ * mean, the slowest and its world rank: Howell's "avg" and "max" columns, seed 001; with
+ * bytes_per_op > 0 the sum of their rates, "aggregate_bytes_per_s": what the ranks move
+ * at once), and each rank's median when comm is small.
+ * The object on comm's rank 0 (new reference), NULL elsewhere. */
 json_t *mb_measure_json_over_ranks(MPI_Comm comm, int world_rank, bool measured,
-                                   const mb_measurement_t *m);
+                                   const mb_measurement_t *m, double bytes_per_op);
 
 #endif
