@@ -31,6 +31,7 @@ typedef struct mb_context {
     MPI_Comm comm;      /* all ranks of the run */
     int rank, size;
     MPI_Comm node_comm; /* the ranks of this rank's node */
+    MPI_Comm leaders;   /* the first rank of every node; MPI_COMM_NULL on the others */
     int node, node_rank, node_size;
     /* Point-to-point pairs: communicators of 2 ranks (MPI_COMM_NULL on the other ranks),
      * and whether the run has such a pair at all (the same on every rank). */
@@ -72,7 +73,8 @@ typedef struct mb_point {
  * with nothing to do wait without spinning. The node scopes use the ranks of node 0 (rank
  * 0's node), which set each point up together (e.g. an MPI-3 shared-memory window). */
 typedef enum mb_scope {
-    MB_SCOPE_ONE = 0,    /* one representative (world rank 0) measures alone */
+    MB_SCOPE_ONE = 0,    /* one representative per node (its first rank), all nodes at once;
+                          * the headline is node 0's, "over_nodes" the spread */
     MB_SCOPE_SAMPLE_EACH, /* a bounded sample of node 0's ranks, one at a time (the "max over
                            * processes" rows); the report names the ranks measured */
     MB_SCOPE_NODE_ALL,   /* node 0's ranks measure at the same time (contention) */

@@ -65,7 +65,7 @@ static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
 static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm first_ranks)
 {
     switch (scope) {
-    case MB_SCOPE_ONE: return ctx->rank == 0 ? MPI_COMM_SELF : MPI_COMM_NULL;
+    case MB_SCOPE_ONE: return ctx->node_rank == 0 ? MPI_COMM_SELF : MPI_COMM_NULL;
     case MB_SCOPE_FIRST_RANKS: return first_ranks;
     case MB_SCOPE_WORLD_ALL: return ctx->comm;
     case MB_SCOPE_PAIR_INTRA: return ctx->pair_intra;
@@ -97,7 +97,8 @@ static void measure_first_ranks(const mb_context_t *ctx, int p, measure_first_t 
 
 /* Collective over comm: whether any rank failed; if so every rank gets the reason of the
  * highest failing rank (the others' own reasons stay theirs only when they failed too). */
-static bool measure_any_failed(MPI_Comm comm, bool failed, char *reason, size_t len)
+static bool measure_any_failed(MPI_Comm comm, const char *who_word, bool failed, char *reason,
+                               size_t len)
 {
     int me, who = 0;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
@@ -109,7 +110,7 @@ static bool measure_any_failed(MPI_Comm comm, bool failed, char *reason, size_t 
     snprintf(text, sizeof text, "%s", failed ? reason : "");
     MB_MPI_CHECK(MPI_Bcast(text, (int)sizeof text, MPI_CHAR, who - 1, comm));
     if (who - 1 != me)
-        snprintf(reason, len, "rank %d of the point's %s", who - 1, text);
+        snprintf(reason, len, "on %s %d: %s", who_word, who - 1, text);
     return true;
 }
 
@@ -199,7 +200,7 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
         }
         mb_mpi_wait_quietly(comm);
     }
-    if (measure_any_failed(comm, failed, res->reason, sizeof res->reason)) {
+    if (measure_any_failed(comm, "local rank", failed, res->reason, sizeof res->reason)) {
         if (!failed)
             mb_loop_result_free(res);
         return -1;
@@ -223,7 +224,7 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     bool failed = b->setup && b->setup(ctx, pt, &state, err, sizeof err) != 0;
     if (failed)
         snprintf(reason, reason_len, "setup: %s", err[0] ? err : "failed");
-    if (measure_any_failed(comm, failed, reason, reason_len)) {
+    if (measure_any_failed(comm, "rank", failed, reason, reason_len)) {
         if (!failed && b->teardown)
             b->teardown(state);
         return -1;
@@ -269,6 +270,19 @@ static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     }
     *m = res.headline;
     mb_measurement_free(&res.own);
+    return 0;
+}
+
+/* Collective over the node leaders, after each measured a point alone: the point fails
+ * when it failed on any node; else over gets the figures over the nodes (on world rank 0). */
+static int measure_over_nodes(const mb_context_t *ctx, int rc, mb_measurement_t *m, char *reason,
+                              size_t len, json_t **over)
+{
+    if (measure_any_failed(ctx->leaders, "node", rc != 0, reason, len)) {
+        mb_measurement_free(m);
+        return -1;
+    }
+    *over = mb_measure_json_over_ranks(ctx->leaders, ctx->rank, true, m, 0);
     return 0;
 }
 
@@ -326,6 +340,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         if (point_ctx.measure_comm != MPI_COMM_NULL)
             rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &sample, &m, &over, reason,
                                sizeof reason);
+        if (scope == MB_SCOPE_ONE && ctx->leaders != MPI_COMM_NULL)
+            rc = measure_over_nodes(ctx, rc, &m, reason, sizeof reason, &over);
         /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
         mb_mpi_wait_quietly(ctx->comm);
         if (!root) {
@@ -348,7 +364,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             ms[i] = m;
             point = mb_measure_json_point(b, ctx, &pts[i], &ms[i]);
             if (over)
-                json_object_set_new(point, "over_ranks", over);
+                json_object_set_new(point, scope == MB_SCOPE_ONE ? "over_nodes" : "over_ranks",
+                                    over);
         }
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
         json_array_append_new(json_object_get(result, "points"), point);

@@ -9,7 +9,7 @@
 const char *mb_measure_scope_text(mb_scope_t scope)
 {
     switch (scope) {
-    case MB_SCOPE_ONE: return "one representative, world rank 0, alone";
+    case MB_SCOPE_ONE: return "one representative per node (its first rank), all nodes at once";
     case MB_SCOPE_SAMPLE_EACH: return "a sample of node 0's ranks, one at a time";
     case MB_SCOPE_NODE_ALL: return "every rank of node 0 at the same time";
     case MB_SCOPE_WORLD_ALL: return "every rank at the same time";

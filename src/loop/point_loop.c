@@ -197,7 +197,16 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
     mb_loop_t L = *loop;
     if (!L.start || !loop_all(&L))
         L.start = &mb_start_none;
-    const mb_timing_t *t = L.timing;
+    /* Ranks in step size on one rule: each node calibrates its own clock (timing.h), so
+     * the ranks agree on the longest enough and the coarsest resolution first. */
+    mb_timing_t agreed = *L.timing;
+    if (loop_all(&L)) {
+        double mine[2] = {agreed.enough_ns, agreed.resolution_ns}, most[2];
+        MB_MPI_CHECK(MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, L.comm));
+        agreed.enough_ns = most[0];
+        agreed.resolution_ns = most[1];
+    }
+    const mb_timing_t *t = &agreed;
     const mb_measure_opts_t *opts = &L.opts;
     int me = 0;
     if (loop_all(&L))

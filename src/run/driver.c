@@ -146,6 +146,21 @@ static void driver_broadcast_timing(MPI_Comm comm, int rank, mb_timing_t *t)
     t->enough_source = sources[source];
 }
 
+/* Collective: every node's calibration (its first rank's), gathered over the node leaders
+ * at world rank 0 (O(nodes)); NULL on the other ranks. */
+static json_t *driver_calibration_json(const mb_node_layout_t *layout, const mb_timing_t *t)
+{
+    if (layout->leaders == MPI_COMM_NULL)
+        return NULL;
+    json_t *mine = json_pack("{s:i, s:s, s:f, s:f, s:f, s:s, s:f}", "node", layout->node, "host",
+                             layout->host, "resolution_ns", t->resolution_ns, "overhead_ns",
+                             t->overhead_ns, "enough_ns", t->enough_ns, "enough_source",
+                             t->enough_source, "loop_overhead_ns", t->loop_overhead_ns);
+    json_t *all = mb_mpi_gather_json(layout->leaders, mine);
+    json_decref(mine);
+    return all;
+}
+
 /* results/<UTC time>-<host>, with a numeric suffix if a run in the same second took it. */
 static int driver_make_out_dir(const char *requested, char *dir, size_t len, char *err, size_t errlen)
 {
@@ -251,7 +266,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
-            /* Rank 0 measures alone (MB_SCOPE_ONE): its node's noise qualifies the figures. */
+            /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
             json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
@@ -290,7 +305,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     size_t nplan = 0;
     mb_results_t *results = NULL;
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
-    json_t *preflight = NULL;
+    json_t *preflight = NULL, *calibration = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
     char err[1024];
     if (!cfg || !selected || !plan)
@@ -310,6 +325,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     ctx = (mb_context_t){.config = cfg, .timing = &timing, .topology = topo,
                          .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
                          .rank = rank, .size = size, .node_comm = layout.node_comm,
+                         .leaders = layout.leaders,
                          .node = layout.node, .node_rank = layout.local_rank,
                          .node_size = layout.local_size, .pair_intra = MPI_COMM_NULL,
                          .pair_inter = MPI_COMM_NULL};
@@ -318,19 +334,22 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
 
     status = 1;
-    if (rank == 0) {
+    /* Every node calibrates its own clock, all nodes at once (its first rank; the others
+     * sleep through it instead of spinning in MPI_Bcast). */
+    if (rank == 0)
         fprintf(stderr, "mbsuite: calibrating the timing harness (%s)\n", timing.clock->name);
+    if (layout.local_rank == 0)
         mb_timing_calibrate(&timing, timing.clock, cfg->timing_enough, cfg->timing_enough_max,
                             cfg->timing_enough_fallback);
+    mb_mpi_wait_quietly(layout.node_comm);
+    driver_broadcast_timing(layout.node_comm, layout.local_rank, &timing);
+    calibration = driver_calibration_json(&layout, &timing);
+    if (rank == 0)
         fprintf(stderr,
                 "mbsuite: clock resolution %.1f ns, overhead %.1f ns, enough %.3g ms (%s), "
-                "loop overhead %.2f ns\n",
+                "loop overhead %.2f ns (node 0)\n",
                 timing.resolution_ns, timing.overhead_ns, timing.enough_ns / 1e6,
                 timing.enough_source, timing.loop_overhead_ns);
-    }
-    /* The other ranks sleep through the calibration instead of spinning in MPI_Bcast. */
-    mb_mpi_wait_quietly(comm);
-    driver_broadcast_timing(comm, rank, &timing);
 
     char dir[PATH_MAX];
     bool ok = rank != 0 || driver_make_out_dir(opts->out_dir, dir, sizeof dir, err, sizeof err) == 0;
@@ -343,6 +362,9 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));
+        /* "clock" is node 0's; each node sized its experiments on its own. */
+        json_object_set_new(system, "clock_per_node", calibration);
+        calibration = NULL;
         results = mb_results_open(dir, system, config_json, err, sizeof err);
         json_decref(config_json);
         json_decref(system);
@@ -396,6 +418,7 @@ done:
     driver_free_pairs(&ctx);
     mb_node_layout_free(&layout);
     json_decref(preflight);
+    json_decref(calibration);
     for (size_t i = 0; i < nplan; i++)
         free(plan[i].points);
     free(plan);
