@@ -142,7 +142,7 @@ int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *
         b->stride = 64;
     b->count = 1;
     if (ctx->config->mpi_buffers == MB_BUFFERS_COLD) {
-        uint64_t span = 4 * (ctx->llc_bytes ? ctx->llc_bytes : (uint64_t)32 << 20);
+        uint64_t span = mb_sysinfo_memory_span_bytes(ctx->llc_bytes, (uint64_t)128 << 20);
         b->count = (span + b->stride - 1) / b->stride;
         if (b->count < 2)
             b->count = 2;

@@ -35,7 +35,7 @@ static uint64_t bw_bytes(const mb_context_t *ctx, int where)
         uint64_t l2_bytes = l2 && l2->attr->cache.size ? l2->attr->cache.size : 256 * 1024;
         return l2_bytes / 4; /* source and destination both fit, with room to spare */
     }
-    return 4 * (ctx->llc_bytes ? ctx->llc_bytes : 8u << 20);
+    return mb_sysinfo_memory_span_bytes(ctx->llc_bytes, 32u << 20);
 }
 
 static int bw_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err, size_t errlen)

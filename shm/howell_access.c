@@ -89,8 +89,7 @@ uint64_t mb_howell_bytes(const mb_context_t *ctx, int target)
 {
     if (target == HOWELL_LOCALCACHE)
         return howell_l1d_bytes(ctx->topology) / 2;
-    uint64_t llc = ctx->llc_bytes ? ctx->llc_bytes : 8u << 20;
-    return 4 * llc;
+    return mb_sysinfo_memory_span_bytes(ctx->llc_bytes, 32u << 20);
 }
 
 int mb_howell_points(const mb_context_t *ctx, bool write, mb_point_t *pts, size_t max, char *err,

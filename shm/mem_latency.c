@@ -46,8 +46,8 @@ static int latency_sizes(const mb_context_t *ctx, uint64_t *sizes, size_t cap, c
     uint64_t per_octave = cfg->shm_latency_points_per_octave;
     const char *max_from = "";
     if (max == 0) {
-        max = ctx->llc_bytes ? 4 * ctx->llc_bytes : LATENCY_MAX_UNKNOWN_LLC;
-        max_from = ctx->llc_bytes ? " (auto: 4 x the last-level cache)"
+        max = mb_sysinfo_memory_span_bytes(ctx->llc_bytes, LATENCY_MAX_UNKNOWN_LLC);
+        max_from = ctx->llc_bytes ? " (auto: 4 x the last-level cache, at most 256 MiB)"
                                   : " (auto, the last-level cache being unknown)";
     }
     if (per_octave == 0) {

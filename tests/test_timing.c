@@ -92,6 +92,20 @@ static void test_enough_from_resolution(void **unused)
     assert_float_equal(t.enough_ns, 10e6, 1e-6);
 }
 
+/* Noise of 0.3% fails a 0.1% test at every length but passes a wider one: enough stays at
+ * the first candidate, with the tolerance it passed, instead of the fallback. */
+static void test_enough_widens_before_falling_back(void **unused)
+{
+    (void)unused;
+    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .noise = 0.003, .seed = 5};
+    mb_clock_t clk = sim_clock(&s);
+    mb_timing_t t = {.clock = &clk, .resolution_ns = 1000};
+    mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &s);
+    assert_true(t.enough_verified);
+    assert_true(t.enough_tolerance > 0.001);
+    assert_true(t.enough_ns < 1e9);
+}
+
 static void test_enough_falls_back_when_noisy(void **unused)
 {
     (void)unused;
@@ -114,8 +128,8 @@ static void test_interval_ok_detects_a_coarse_clock(void **unused)
     /* 1 ms interval on a 100 us clock: a 0.5% step is lost in quantisation. */
     sim_t s = {.resolution_ns = 100000, .op_ns = 3};
     mb_clock_t clk = sim_clock(&s);
-    assert_false(mb_timing_interval_ok(&clk, 100000, 1e6, sim_run, &s));
-    assert_true(mb_timing_interval_ok(&clk, 100000, 100e6, sim_run, &s));
+    assert_false(mb_timing_interval_ok(&clk, 100000, 1e6, 0.001, sim_run, &s));
+    assert_true(mb_timing_interval_ok(&clk, 100000, 100e6, 0.001, sim_run, &s));
 }
 
 int main(void)
@@ -127,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_experiment_reaches_enough),
         cmocka_unit_test(test_experiment_with_no_work_fails),
         cmocka_unit_test(test_enough_from_resolution),
+        cmocka_unit_test(test_enough_widens_before_falling_back),
         cmocka_unit_test(test_enough_falls_back_when_noisy),
         cmocka_unit_test(test_interval_ok_detects_a_coarse_clock),
     };

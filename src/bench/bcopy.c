@@ -36,8 +36,9 @@ static uint64_t bcopy_span(const mb_context_t *ctx, uint64_t size)
     uint64_t span = ctx->config->harness_bcopy_cold_span;
     if (span == 0) {
         span = 16 * size;
-        if (4 * ctx->llc_bytes > span)
-            span = 4 * ctx->llc_bytes;
+        uint64_t memory = mb_sysinfo_memory_span_bytes(ctx->llc_bytes, 0);
+        if (memory > span)
+            span = memory;
     }
     if (span < 2 * size)
         span = 2 * size;

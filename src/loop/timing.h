@@ -19,6 +19,7 @@ typedef struct mb_timing {
     double overhead_ns;           /* timing overhead: a clock read, seed 000 6.2 */
     double enough_ns;             /* experiment duration with <1% timing error, seed 000 6.1 */
     bool enough_verified;         /* true: enough passed the jiggle test; false: a fixed or fallback value */
+    double enough_tolerance;      /* the jiggle test's tolerance it passed (0.001 .. 0.01) */
     const char *enough_source;    /* "measured", "config", "environment" or "fallback" */
     double loop_overhead_ns;      /* per loop iteration, seed 000 6.3 */
 } mb_timing_t;
@@ -33,14 +34,15 @@ double mb_timing_measure_overhead(const mb_clock_t *clk, int samples);
 
 /* Jiggle test (seed 000 6.1): with n iterations of run lasting about `interval_ns`, time n,
  * 1.005n, 1.01n and 1.015n iterations (median of a few tries each) and accept when every
- * time is within +-0.1% of its expected ratio to the first. Returns true when accepted. */
+ * time is within +-tolerance (0.001 = 0.1%) of its expected ratio to the first. */
 bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double interval_ns,
-                           mb_run_fn run, void *state);
+                           double tolerance, mb_run_fn run, void *state);
 
-/* Shortest interval that passes the jiggle test (in one of 3 attempts): candidates in a
- * 1-2-5 sequence from 1000 x resolution (a clock step is then 0.1% of it) up to max_ns;
- * when none passes, fallback_ns, or 1000 clock steps if longer (seed 000 6.1: 1 s after
- * 100 ms). Sets t->enough_ns, enough_verified and enough_source. */
+/* Shortest interval that passes the jiggle test: candidates in a 1-2-5 sequence from 1000 x
+ * resolution (a clock step is then 0.1% of it) up to max_ns, each tried at +-0.1% (3
+ * attempts), then +-0.2%, 0.5% and 1% (the seed's bound) before the next candidate; when
+ * none passes, fallback_ns, or 1000 clock steps if longer (seed 000 6.1: 1 s after
+ * 100 ms). Sets t->enough_ns, enough_verified, enough_tolerance and enough_source. */
 void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
                               mb_run_fn run, void *state);
 

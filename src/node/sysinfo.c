@@ -264,6 +264,10 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
     if (layout->leaders != MPI_COMM_NULL) {
         json_t *node = mb_sysinfo_node(topo);
         json_object_set_new(node, "host", json_string(layout->host));
+        /* The working set its memory-resident figures use (4 x LLC, capped). */
+        json_object_set_new(node, "memory_span_bytes",
+                            json_integer((json_int_t)mb_sysinfo_memory_span_bytes(
+                                mb_sysinfo_llc_bytes(topo), 32u << 20)));
         /* Each node's own clock: the cluster's nodes need not share a clock source. */
         json_object_set_new(node, "clock_resolution_ns",
                             json_real(mb_timing_measure_resolution(clock, 1000)));
@@ -285,4 +289,10 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
         return NULL;
     return json_pack("{s:i, s:i, s:o, s:o}", "ranks", size, "nodes", layout->nnodes, "bindings",
                      bindings, "node_list", nodes);
+}
+
+uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes)
+{
+    uint64_t span = llc_bytes ? 4 * llc_bytes : unknown_bytes;
+    return span < MB_MEMORY_SPAN_CAP_BYTES ? span : MB_MEMORY_SPAN_CAP_BYTES;
 }

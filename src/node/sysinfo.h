@@ -28,6 +28,15 @@ uint64_t mb_sysinfo_memory_bytes(hwloc_topology_t topo);
 /* Size in bytes of the largest (last-level) data or unified cache; 0 if unknown. */
 uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo);
 
+/* Largest working set a memory-resident figure cycles through per rank: 4 x the last-level
+ * cache is out of every cache, but a node with a huge LLC (hundreds of MiB) would then spend
+ * minutes touching memory for no better figure. */
+#define MB_MEMORY_SPAN_CAP_BYTES ((uint64_t)256 << 20)
+
+/* The working set that is "memory" on this node: 4 x llc_bytes (unknown_bytes when the LLC
+ * is unknown, 0), at most MB_MEMORY_SPAN_CAP_BYTES. */
+uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes);
+
 /* This process's current CPU binding as a list like "0-3,8"; malloc'd, caller frees. */
 char *mb_sysinfo_binding(hwloc_topology_t topo);
 

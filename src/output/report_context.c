@@ -89,6 +89,12 @@ static void report_context_node(FILE *f, const json_t *system)
     } else {
         fprintf(f, "-\n");
     }
+    if (mb_report_text_num(node, "memory_span_bytes", &mem)) {
+        report_context_label(f, "memory figures");
+        mb_report_fmt_bytes(mem, buf, sizeof buf);
+        fprintf(f, "a working set of %s per rank (4 x the last-level cache, at most 256 MiB)\n",
+                buf);
+    }
 
     report_context_label(f, "OS / kernel");
     fprintf(f, "%s / %s\n", mb_report_text_dash(mb_report_text_str(node, "os")),
@@ -161,8 +167,15 @@ static void report_context_clock(FILE *f, const json_t *system)
         mb_report_text_duration(v, a, sizeof a);
     const json_t *verified = json_object_get(clock, "enough_verified");
     const char *source = mb_report_text_dash(mb_report_text_str(clock, "enough_source"));
-    if (json_is_true(verified))
+    double tol = 0;
+    if (json_is_true(verified) && mb_report_text_num(clock, "enough_tolerance", &tol) && tol > 0)
+        fprintf(f, "%s (verified by the jiggle test at +-%.1f%%; %s)\n", a, tol * 100, source);
+    else if (json_is_true(verified))
         fprintf(f, "%s (verified by the jiggle test; %s)\n", a, source);
+    else if (source && strcmp(source, "fallback") == 0)
+        fprintf(f, "%s (NOT verified: no interval passed the jiggle test even at +-1%%, so the "
+                   "fallback [timing] enough_fallback was used; every experiment is that long)\n",
+                a);
     else if (json_is_false(verified))
         fprintf(f, "%s (NOT verified; %s)\n", a, source);
     else
