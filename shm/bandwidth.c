@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* shm.bandwidth: memory bandwidth (seed 004's read/write bandwidth; STREAM's sizing): one
  * pass of read (sum of 8-byte words), write (store of words), copy by memcpy, and copy by a
- * plain loop, over a buffer in cache (half the L2) or out of it (4 x the last-level cache),
- * by each rank alone in turn and by all of a node's ranks at once. Bandwidth per rank is in
+ * plain loop, over a buffer in cache (a quarter of the L2) or out of it (4 x the last-level
+ * cache, shared out over the ranks when all run at once: sysinfo.h), by a sample of ranks
+ * alone in turn and by all of a node's ranks at once. Bandwidth per rank is in
  * every point; with all ranks at once, over_ranks' aggregate is the node's. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "mpi_util.h"
 #include "sysinfo.h"
 
 enum { BW_READ, BW_WRITE, BW_COPY_MEMCPY, BW_COPY_LOOP };
@@ -28,25 +30,27 @@ typedef struct bw_state {
     int op;
 } bw_state_t;
 
-static uint64_t bw_bytes(const mb_context_t *ctx, int where)
+/* Each rank's buffer: in cache, or out of it; all ranks at once share 4 x LLC between them. */
+static uint64_t bw_bytes(const mb_context_t *ctx, int where, int ranks)
 {
     if (where == BW_IN_CACHE) {
         hwloc_obj_t l2 = hwloc_get_obj_by_type(ctx->topology, HWLOC_OBJ_L2CACHE, 0);
         uint64_t l2_bytes = l2 && l2->attr->cache.size ? l2->attr->cache.size : 256 * 1024;
         return l2_bytes / 4; /* source and destination both fit, with room to spare */
     }
-    return mb_sysinfo_memory_span_bytes(ctx->llc_bytes, 32u << 20);
+    return mb_sysinfo_memory_span_shared_bytes(ctx->llc_bytes, 32u << 20,
+                                               ranks == BW_ALL ? ctx->node_size : 1);
 }
 
 static int bw_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err, size_t errlen)
 {
-    uint64_t need = 2 * bw_bytes(ctx, BW_MEMORY) * (uint64_t)ctx->node_size;
+    uint64_t need = 2 * bw_bytes(ctx, BW_MEMORY, BW_ALL) * (uint64_t)ctx->node_size;
     uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
     if (memory && need > memory / 2) {
         snprintf(err, errlen,
                  "shm.bandwidth: %d ranks x 2 x %llu bytes is more than half this node's memory "
                  "(%llu bytes); run fewer ranks per node",
-                 ctx->node_size, (unsigned long long)bw_bytes(ctx, BW_MEMORY),
+                 ctx->node_size, (unsigned long long)bw_bytes(ctx, BW_MEMORY, BW_ALL),
                  (unsigned long long)memory);
         return -1;
     }
@@ -76,11 +80,17 @@ static void bw_teardown(void *state)
 static int bw_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                     size_t errlen)
 {
-    uint64_t bytes = bw_bytes(ctx, (int)pt->v[1]);
+    uint64_t bytes = bw_bytes(ctx, (int)pt->v[1], (int)pt->v[2]);
     bw_state_t *s = calloc(1, sizeof *s);
     if (!s)
         goto oom;
     s->op = (int)pt->v[0];
+    int me;
+    MB_MPI_CHECK(MPI_Comm_rank(ctx->measure_comm, &me));
+    if (!mb_context_measures(ctx, me)) {
+        *state = s; /* waits through the others' turns: no buffers */
+        return 0;
+    }
     s->words = bytes / sizeof(uint64_t);
     s->src = aligned_alloc(4096, bytes);
     s->dst = aligned_alloc(4096, bytes);
@@ -134,7 +144,7 @@ static void bw_run(void *state, uint64_t iters)
 /* Bytes moved per pass: a copy reads and writes each byte (STREAM counts both). */
 static uint64_t bw_bytes_per_op(const mb_context_t *ctx, const mb_point_t *pt)
 {
-    uint64_t bytes = bw_bytes(ctx, (int)pt->v[1]);
+    uint64_t bytes = bw_bytes(ctx, (int)pt->v[1], (int)pt->v[2]);
     return pt->v[0] >= BW_COPY_MEMCPY ? 2 * bytes : bytes;
 }
 

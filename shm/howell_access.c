@@ -4,7 +4,8 @@
  * is really another process's memory: the next rank on the reader's NUMA node; on a node
  * with several NUMA nodes, "neighbour_far" is a rank on the NUMA node farthest by hwloc's
  * distances. Cache and memory sizes come from hwloc: half the L1 data cache, and 4 x the
- * last-level cache. Latency is a dependent pointer chase in random order (the prefetcher cannot
+ * last-level cache (shared out over the ranks when all run at once; when they take turns,
+ * only the measuring ranks' targets are full size). Latency is a dependent pointer chase in random order (the prefetcher cannot
  * help); stream is successive 8-byte words. The chase of a neighbour's segment is built by
  * the reader, since the window maps at a different address in each process. */
 #include "howell_access.h"
@@ -15,6 +16,7 @@
 #include "mpi_util.h"
 #include "pointer_chase.h"
 #include "rank_place.h"
+#include "rank_sample.h"
 #include "sysinfo.h"
 
 #define HOWELL_LINE 64
@@ -68,8 +70,9 @@ int mb_howell_peer(const int *numa, int n, int me, const uint64_t *dist, int nnu
 }
 
 /* Collective over the node: the rank whose segment this rank reads as its (far) neighbour,
- * from every rank's binding and hwloc's NUMA latency matrix where the platform gives one. */
-static int howell_neighbour(const mb_context_t *ctx, MPI_Comm comm, bool far)
+ * from every rank's binding and hwloc's NUMA latency matrix where the platform gives one;
+ * *read_by_sampled tells whether a rank that measures (ctx's sample) reads this rank's. */
+static int howell_neighbour(const mb_context_t *ctx, MPI_Comm comm, bool far, bool *read_by_sampled)
 {
     int me, n, nnuma;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
@@ -79,30 +82,37 @@ static int howell_neighbour(const mb_context_t *ctx, MPI_Comm comm, bool far)
         mb_mpi_fail("calloc in howell_neighbour", MPI_ERR_NO_MEM, __FILE__, __LINE__);
     uint64_t *dist = mb_rank_place_peer_inputs(ctx->topology, bindings, n, numa, &nnuma);
     int peer = mb_howell_peer(numa, n, me, dist, nnuma, far);
+    *read_by_sampled = ctx->nsample == 0;
+    for (int i = 0; i < ctx->nsample; i++)
+        if (mb_howell_peer(numa, n, ctx->sample_ranks[i], dist, nnuma, far) == me)
+            *read_by_sampled = true;
     free(dist);
     free(numa);
     mb_rank_place_free(bindings, n);
     return peer;
 }
 
-uint64_t mb_howell_bytes(const mb_context_t *ctx, int target)
+uint64_t mb_howell_bytes(const mb_context_t *ctx, int target, int sharers)
 {
     if (target == HOWELL_LOCALCACHE)
         return howell_l1d_bytes(ctx->topology) / 2;
-    return mb_sysinfo_memory_span_bytes(ctx->llc_bytes, 32u << 20);
+    return mb_sysinfo_memory_span_shared_bytes(ctx->llc_bytes, 32u << 20, sharers);
 }
 
 int mb_howell_points(const mb_context_t *ctx, bool write, mb_point_t *pts, size_t max, char *err,
                      size_t errlen)
 {
-    uint64_t need = (uint64_t)ctx->node_size * mb_howell_bytes(ctx, HOWELL_LOCAL);
+    /* The most at once: every rank's share, or the sampled readers' and their targets'. */
+    uint64_t share = mb_howell_bytes(ctx, HOWELL_LOCAL, ctx->node_size);
+    uint64_t need = (uint64_t)ctx->node_size * share;
+    uint64_t turns = 2 * MB_RANK_SAMPLE_K * mb_howell_bytes(ctx, HOWELL_LOCAL, 1);
+    need = need > turns ? need : turns;
     uint64_t memory = mb_sysinfo_memory_bytes(ctx->topology);
     if (memory && need > memory / 2) {
         snprintf(err, errlen,
-                 "shm: %d ranks x %llu bytes (4 x the last-level cache each) is more than half "
-                 "this node's memory (%llu bytes); run fewer ranks per node",
-                 ctx->node_size, (unsigned long long)mb_howell_bytes(ctx, HOWELL_LOCAL),
-                 (unsigned long long)memory);
+                 "shm: %d ranks need %llu bytes of working sets, more than half this node's "
+                 "memory (%llu bytes); run fewer ranks per node",
+                 ctx->node_size, (unsigned long long)need, (unsigned long long)memory);
         return -1;
     }
     size_t n = 0;
@@ -123,7 +133,7 @@ int mb_howell_setup(const mb_context_t *ctx, const mb_point_t *pt, bool write, v
                     char *err, size_t errlen)
 {
     (void)write;
-    int target = (int)pt->v[0];
+    int target = (int)pt->v[0], me;
     howell_state_t *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -131,7 +141,17 @@ int mb_howell_setup(const mb_context_t *ctx, const mb_point_t *pt, bool write, v
     }
     s->comm = ctx->node_comm;
     s->access = (int)pt->v[1];
-    uint64_t bytes = mb_howell_bytes(ctx, target);
+    MB_MPI_CHECK(MPI_Comm_rank(s->comm, &me));
+    /* Who reads whose segment is known before the window is made: when ranks take turns,
+     * only a measuring rank's target is a full working set; the others keep one page. */
+    bool measures = mb_context_measures(ctx, me), wanted = measures;
+    int peer = me;
+    if (target >= HOWELL_NEIGHBOUR) {
+        peer = howell_neighbour(ctx, s->comm, target == HOWELL_NEIGHBOUR_FAR, &wanted);
+    }
+    uint64_t bytes = mb_howell_bytes(ctx, target, ctx->nsample ? 1 : ctx->node_size);
+    if (!wanted && bytes > 4096)
+        bytes = 4096;
     MPI_Info info;
     MB_MPI_CHECK(MPI_Info_create(&info));
     /* Each segment on its owner's pages, not one contiguous block placed by rank 0. */
@@ -148,21 +168,23 @@ int mb_howell_setup(const mb_context_t *ctx, const mb_point_t *pt, bool write, v
     memset(mine, 0, bytes); /* first touch by the owner */
     MB_MPI_CHECK(MPI_Barrier(s->comm));
 
+    MPI_Aint target_bytes = (MPI_Aint)bytes;
     s->words = mine;
-    if (target >= HOWELL_NEIGHBOUR) {
-        MPI_Aint size;
-        int disp, peer = howell_neighbour(ctx, s->comm, target == HOWELL_NEIGHBOUR_FAR);
-        MB_MPI_CHECK(MPI_Win_shared_query(s->win, peer, &size, &disp, &s->words));
+    if (peer != me) {
+        int disp;
+        MB_MPI_CHECK(MPI_Win_shared_query(s->win, peer, &target_bytes, &disp, &s->words));
     }
-    s->nwords = bytes / sizeof(uint64_t);
+    /* A rank that only waits touches nothing more. */
+    s->nwords = measures ? (size_t)target_bytes / sizeof(uint64_t) : 0;
     /* Map every page of the target in this process now: a neighbour's pages, touched only
      * by their owner so far, would otherwise fault in during the measurement. */
     uint64_t sum = 0;
     for (size_t w = 0; w < s->nwords; w += 4096 / sizeof(uint64_t))
         sum += ((volatile uint64_t *)s->words)[w];
     mb_use_int(sum);
-    if (s->access == HOWELL_LATENCY) {
-        mb_chase_build(s->words, bytes, HOWELL_LINE, MB_CHASE_RANDOM, 12345 + (uint64_t)target);
+    if (s->access == HOWELL_LATENCY && s->nwords > 0) {
+        mb_chase_build(s->words, s->nwords * sizeof(uint64_t), HOWELL_LINE, MB_CHASE_RANDOM,
+                       12345 + (uint64_t)target);
         s->chase = s->words;
     }
     MB_MPI_CHECK(MPI_Barrier(s->comm));

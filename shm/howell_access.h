@@ -41,8 +41,9 @@ int mb_howell_peer(const int *numa, int n, int me, const uint64_t *dist, int nnu
 /* Bytes per operation: one 8-byte word. */
 uint64_t mb_howell_word_bytes(const mb_context_t *ctx, const mb_point_t *pt);
 
-/* The working set of a target: half the L1 data cache for localcache, 4 x the last-level
- * cache for memory. */
-uint64_t mb_howell_bytes(const mb_context_t *ctx, int target);
+/* The working set of a target per rank when `sharers` ranks of the node run at once: half
+ * the L1 data cache for localcache; for memory, 4 x the last-level cache between them
+ * (mb_sysinfo_memory_span_shared_bytes). */
+uint64_t mb_howell_bytes(const mb_context_t *ctx, int target, int sharers);
 
 #endif

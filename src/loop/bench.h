@@ -38,10 +38,16 @@ typedef struct mb_context {
     MPI_Comm pair_intra, pair_inter;
     bool has_pair_intra, has_pair_inter;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
-    double point_time_limit_ns; /* each point's share of --time-budget; 0: none */
+    /* --time-budget: when (mb_clock_elapsed_s on world rank 0) this benchmark's share of it
+     * ends; 0: no budget. Points are then measured coarse to fine (point_order.h). */
+    double budget_deadline_s;
     /* During a point's setup and measurement: the communicator of the ranks measuring it
      * (the pair, the node, the first p ranks, or all). */
     MPI_Comm measure_comm;
+    /* During a point's setup: the ranks of measure_comm that measure it one at a time
+     * (MB_SCOPE_SAMPLE_EACH; the rest only wait), or nsample 0 when all measure at once. */
+    const int *sample_ranks;
+    int nsample;
     const void *arg;   /* the descriptor's arg */
     char *point_error; /* MB_POINT_ERROR_LEN bytes: text written here by a benchmark's
                         * run or op fails the point with that reason (mb_point_fail) */
@@ -119,6 +125,10 @@ typedef struct mb_bench {
      * into the benchmark's result. */
     json_t *(*derive)(const mb_point_t *pts, const mb_measurement_t *ms, size_t n);
 } mb_bench_t;
+
+/* Whether rank r of ctx->measure_comm measures the point: all do, unless they take turns
+ * and r is not in the sample. A setup may then leave out what only a measuring rank needs. */
+bool mb_context_measures(const mb_context_t *ctx, int r);
 
 /* Fail the point being measured with a reason (printf-style), from a benchmark's setup,
  * run or op: ctx is the context its setup was given, which it may keep in its state. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mpi_util.h"
+#include "point_order.h"
 #include "rank_place.h"
 #include "rank_sample.h"
 
@@ -43,6 +44,16 @@ json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason)
     json_t *j = mb_measure_json_header(b, NULL);
     json_object_set_new(j, "skipped", json_string(reason));
     return j;
+}
+
+bool mb_context_measures(const mb_context_t *ctx, int r)
+{
+    if (ctx->nsample == 0)
+        return true;
+    for (int i = 0; i < ctx->nsample; i++)
+        if (ctx->sample_ranks[i] == r)
+            return true;
+    return false;
 }
 
 void mb_point_fail(const mb_context_t *ctx, const char *fmt, ...)
@@ -187,8 +198,6 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
     MPI_Comm comm = ctx->measure_comm;
     int me;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &me));
-    if (smp->n == 0)
-        measure_sample_choose(ctx, comm, smp);
     mb_loop_t alone = *base;
     alone.agree = MB_AGREE_LOCAL;
     alone.headline = MB_HEADLINE_OWN;
@@ -212,11 +221,18 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
 /* One point on the ranks of ctx->measure_comm: set up, measured in its scope, torn down.
  * Returns 0 with m (the headline, on comm's rank 0) and over, or -1 with reason; the same
  * on every rank of the comm. */
-static int measure_point(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
+static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_t *pt,
                          mb_scope_t scope, const mb_measure_opts_t *opts, measure_sample_t *smp,
                          mb_measurement_t *m, json_t **over, char *reason, size_t reason_len)
 {
     MPI_Comm comm = ctx->measure_comm;
+    /* The turns are known before setup, so a setup can leave the idle ranks' buffers out. */
+    if (scope == MB_SCOPE_SAMPLE_EACH) {
+        if (smp->n == 0)
+            measure_sample_choose(ctx, comm, smp);
+        ctx->sample_ranks = smp->ranks;
+        ctx->nsample = smp->n;
+    }
     /* An MPI error in a measured operation fails the point, not the run (MB_OP_MPI). */
     MB_MPI_CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
     void *state = NULL;
@@ -298,6 +314,23 @@ static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
     snprintf(list + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
+/* Under a budget, whether the benchmark stops before the k-th point of its order (rank 0's
+ * clock decides, for every rank); else the k-th point's share of what is left, in ns (the
+ * limit on its repetitions: half of the share, the rest being warm-up and sizing). */
+static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends, size_t npts,
+                                 double *time_limit_ns)
+{
+    *time_limit_ns = 0;
+    if (ctx->budget_deadline_s <= 0)
+        return false;
+    double left_s = ctx->budget_deadline_s - mb_clock_elapsed_s();
+    int stop = ctx->rank == 0 && k >= ends && left_s <= 0;
+    MB_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
+    if (!stop)
+        *time_limit_ns = left_s > 0 ? left_s / (double)(npts - k) / 2 * 1e9 : 1;
+    return stop;
+}
+
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress)
 {
@@ -307,20 +340,37 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         .max_experiments = cfg->run_max_experiments,
         .ci_target = cfg->run_ci_target,
         .warmup_ns = (double)cfg->run_warmup,
-        .time_limit_ns = ctx->point_time_limit_ns,
         .timeout_ns = (double)cfg->run_point_timeout,
     };
     bool root = ctx->rank == 0; /* world rank 0 is always on node 0 and always measures */
     mb_measurement_t *ms = root ? calloc(npts, sizeof *ms) : NULL;
+    json_t **slots = root ? calloc(npts, sizeof *slots) : NULL;
+    size_t *order = malloc((npts ? npts : 1) * sizeof *order);
+    if ((root && (!ms || !slots)) || !order)
+        mb_mpi_fail("calloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    /* Without a budget, the points in their own order (a collective's p one after another);
+     * with one, coarse to fine, so that where the budget ends the benchmark, the points
+     * measured still span its axes. */
+    size_t ends = npts;
+    if (ctx->budget_deadline_s > 0)
+        ends = mb_point_order(b, pts, npts, order);
+    else
+        for (size_t i = 0; i < npts; i++)
+            order[i] = i;
     json_t *result = root ? mb_measure_json_header(b, cfg) : NULL;
-    json_int_t failed_points = 0;
+    json_int_t failed_points = 0, dropped_points = 0;
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];
     measure_sample_t sample = {0};
     measure_first_t first = {.comm = MPI_COMM_NULL};
     char measured_by[1024] = "";
 
-    for (size_t i = 0; i < npts; i++) {
+    for (size_t k = 0; k < npts; k++) {
+        size_t i = order[k];
+        if (measure_budget_stops(ctx, k, ends, npts, &opts.time_limit_ns)) {
+            dropped_points = (json_int_t)(npts - k);
+            break;
+        }
         mb_scope_t scope = measure_scope(b, &pts[i]);
         if (scope == MB_SCOPE_FIRST_RANKS)
             measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
@@ -368,14 +418,26 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
                                     over);
         }
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
-        json_array_append_new(json_object_get(result, "points"), point);
+        slots[i] = point;
     }
     if (first.comm != MPI_COMM_NULL)
         MB_MPI_CHECK(MPI_Comm_free(&first.comm));
     mb_mpi_wait_quietly(ctx->comm);
+    free(order);
     if (!root)
         return NULL;
+    /* In the points' own order, whatever order they were measured in. */
+    for (size_t i = 0; i < npts; i++)
+        if (slots[i])
+            json_array_append_new(json_object_get(result, "points"), slots[i]);
+    free(slots);
     json_object_set_new(result, "failed_points", json_integer(failed_points));
+    if (dropped_points) {
+        json_object_set_new(result, "dropped_by_budget", json_integer(dropped_points));
+        fprintf(stderr, "mbsuite: %s %s: the time budget dropped %lld of %zu points (the finest "
+                        "sizes, then process counts)\n",
+                progress, b->name, (long long)dropped_points, npts);
+    }
     if (measured_by[0])
         json_object_set_new(result, "measured_by", json_string(measured_by));
     if (b->derive) {

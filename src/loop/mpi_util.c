@@ -16,21 +16,34 @@ void mb_mpi_fail(const char *call, int rc, const char *file, int line)
     abort();
 }
 
+/* Complete req, sleeping between tests: short naps first so short waits end quickly, then
+ * longer ones (up to max_nap_ns) so a long wait wakes the core it shares rarely. */
+static void mpi_complete_quietly(MPI_Request *req, long max_nap_ns)
+{
+    int done = 0;
+    MB_MPI_CHECK(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    long nap_ns = 20000;
+    while (!done) {
+        nanosleep(&(struct timespec){.tv_nsec = nap_ns}, NULL);
+        if (nap_ns < max_nap_ns)
+            nap_ns *= 2;
+        MB_MPI_CHECK(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+    }
+}
+
 void mb_mpi_wait_quietly(MPI_Comm comm)
 {
     MPI_Request req;
-    int done = 0;
     MB_MPI_CHECK(MPI_Ibarrier(comm, &req));
-    MB_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-    /* Short naps first so short waits end quickly, then longer ones (up to 10 ms) so a
-     * long wait wakes the core it shares with a measurement rarely. */
-    long nap_ns = 50000;
-    while (!done) {
-        nanosleep(&(struct timespec){.tv_nsec = nap_ns}, NULL);
-        if (nap_ns < 10000000)
-            nap_ns *= 2;
-        MB_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-    }
+    mpi_complete_quietly(&req, 10000000);
+}
+
+void mb_mpi_allreduce_quietly(const void *mine, void *all, int count, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm)
+{
+    MPI_Request req;
+    MB_MPI_CHECK(MPI_Iallreduce(mine, all, count, type, op, comm, &req));
+    mpi_complete_quietly(&req, 1000000);
 }
 
 char *mb_mpi_bcast_string(MPI_Comm comm, const char *text)

@@ -23,6 +23,12 @@ _Noreturn void mb_mpi_fail(const char *call, int rc, const char *file, int line)
  * ranks waiting for a long measurement elsewhere leave their cores alone. */
 void mb_mpi_wait_quietly(MPI_Comm comm);
 
+/* MPI_Allreduce that sleeps between polls (naps of at most 1 ms): for ranks that finish an
+ * interval early while others on the same cores still measure theirs (oversubscribed
+ * nodes), so they do not take the others' time. Not for anything timed. */
+void mb_mpi_allreduce_quietly(const void *mine, void *all, int count, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm);
+
 /* Broadcast a string from rank 0 (NULL there means "failed": every rank gets NULL).
  * Returns a malloc'd copy on every rank, or NULL. */
 char *mb_mpi_bcast_string(MPI_Comm comm, const char *text);

@@ -139,11 +139,12 @@ static void loop_calls_combine(const mb_loop_t *L, uint64_t iters, const double 
     }
 }
 
-/* The slowest rank's interval and whether any rank was late (MB_GRAIN_LOOP). */
+/* The slowest rank's interval and whether any rank was late (MB_GRAIN_LOOP). Ranks done
+ * early wait asleep: where ranks share cores, a spinning one would slow the others. */
 static void loop_interval_combine(const mb_loop_t *L, loop_exp_t *e)
 {
     double mine[2] = {e->own_ns, e->late}, all[2];
-    MB_MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, L->comm));
+    mb_mpi_allreduce_quietly(mine, all, 2, MPI_DOUBLE, MPI_MAX, L->comm);
     e->sizing_ns = e->max_ns = all[0];
     e->late = all[1] != 0;
 }

@@ -264,10 +264,14 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
     if (layout->leaders != MPI_COMM_NULL) {
         json_t *node = mb_sysinfo_node(topo);
         json_object_set_new(node, "host", json_string(layout->host));
-        /* The working set its memory-resident figures use (4 x LLC, capped). */
+        /* The working sets its memory-resident figures use: one rank alone (4 x LLC,
+         * capped) and each rank when all of the node's run at once. */
+        uint64_t llc = mb_sysinfo_llc_bytes(topo);
         json_object_set_new(node, "memory_span_bytes",
-                            json_integer((json_int_t)mb_sysinfo_memory_span_bytes(
-                                mb_sysinfo_llc_bytes(topo), 32u << 20)));
+                            json_integer((json_int_t)mb_sysinfo_memory_span_bytes(llc, 32u << 20)));
+        json_object_set_new(node, "memory_span_all_ranks_bytes",
+                            json_integer((json_int_t)mb_sysinfo_memory_span_shared_bytes(
+                                llc, 32u << 20, layout->local_size)));
         /* Each node's own clock: the cluster's nodes need not share a clock source. */
         json_object_set_new(node, "clock_resolution_ns",
                             json_real(mb_timing_measure_resolution(clock, 1000)));
@@ -295,4 +299,14 @@ uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes
 {
     uint64_t span = llc_bytes ? 4 * llc_bytes : unknown_bytes;
     return span < MB_MEMORY_SPAN_CAP_BYTES ? span : MB_MEMORY_SPAN_CAP_BYTES;
+}
+
+uint64_t mb_sysinfo_memory_span_shared_bytes(uint64_t llc_bytes, uint64_t unknown_bytes,
+                                             int sharers)
+{
+    uint64_t node = mb_sysinfo_memory_span_bytes(llc_bytes, unknown_bytes);
+    uint64_t share = sharers > 1 ? node / (uint64_t)sharers : node;
+    if (share < MB_MEMORY_SPAN_FLOOR_BYTES)
+        share = MB_MEMORY_SPAN_FLOOR_BYTES < node ? MB_MEMORY_SPAN_FLOOR_BYTES : node;
+    return share & ~(uint64_t)4095; /* whole pages */
 }

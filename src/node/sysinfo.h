@@ -37,6 +37,17 @@ uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo);
  * is unknown, 0), at most MB_MEMORY_SPAN_CAP_BYTES. */
 uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes);
 
+/* Fewest bytes a rank's memory working set has when many share the span: several times any
+ * core's private L2 (1-2 MiB today), so a rank's own caches never hold it. */
+#define MB_MEMORY_SPAN_FLOOR_BYTES ((uint64_t)8 << 20)
+
+/* Each rank's working set when `sharers` ranks of a node stream memory at once: STREAM's
+ * rule applied to their sum (mb_sysinfo_memory_span_bytes between them: 4 x the last-level
+ * cache they share, capped), at least MB_MEMORY_SPAN_FLOOR_BYTES each. So 64 ranks on a
+ * node touch 4 x LLC between them, not 64 x 4 x LLC, and the point costs no more time. */
+uint64_t mb_sysinfo_memory_span_shared_bytes(uint64_t llc_bytes, uint64_t unknown_bytes,
+                                             int sharers);
+
 /* This process's current CPU binding as a list like "0-3,8"; malloc'd, caller frees. */
 char *mb_sysinfo_binding(hwloc_topology_t topo);
 

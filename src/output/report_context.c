@@ -92,8 +92,14 @@ static void report_context_node(FILE *f, const json_t *system)
     if (mb_report_text_num(node, "memory_span_bytes", &mem)) {
         report_context_label(f, "memory figures");
         mb_report_fmt_bytes(mem, buf, sizeof buf);
-        fprintf(f, "a working set of %s per rank (4 x the last-level cache, at most 256 MiB)\n",
-                buf);
+        fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most "
+                   "256 MiB)", buf);
+        if (mb_report_text_num(node, "memory_span_all_ranks_bytes", &mem)) {
+            mb_report_fmt_bytes(mem, buf, sizeof buf);
+            fprintf(f, "; %s each when all ranks run at once (as much between them, at "
+                       "least 8 MiB each)", buf);
+        }
+        fputc('\n', f);
     }
 
     report_context_label(f, "OS / kernel");

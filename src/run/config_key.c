@@ -73,7 +73,11 @@ static const char *key_type_name(key_type_t t)
     return "?";
 }
 
-static bool key_is_auto(const mb_config_key_t *k) { return strcmp(k->def, "auto") == 0; }
+/* A key whose default is "auto" or "none" takes that word, stored as 0. */
+static bool key_is_auto(const mb_config_key_t *k)
+{
+    return strcmp(k->def, "auto") == 0 || strcmp(k->def, "none") == 0;
+}
 
 
 /* ---- finding keys ---- */
@@ -131,13 +135,13 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
     uint64_t u = 0;
     int rc = -1;
 
-    if (strcmp(text, "auto") == 0) {
-        if (!key_is_auto(k)) {
-            mb_units_say(why, whylen, "auto is not allowed here (the default is %s)", k->def);
+    if (strcmp(text, "auto") == 0 || strcmp(text, "none") == 0) {
+        if (!key_is_auto(k) || strcmp(text, k->def) != 0) {
+            mb_units_say(why, whylen, "%s is not allowed here (the default is %s)", text, k->def);
             return -1;
         }
         if (k->type != KT_COUNT && k->type != KT_SIZE && k->type != KT_DURATION) {
-            mb_units_say(why, whylen, "auto is not supported for a %s", key_type_name(k->type));
+            mb_units_say(why, whylen, "%s is not supported for a %s", text, key_type_name(k->type));
             return -1;
         }
         *(uint64_t *)field = 0;
@@ -158,7 +162,9 @@ int mb_config_key_set(mb_config_t *cfg, const mb_config_key_t *k, const char *te
         /* 0 would read back as auto (or is meaningless): refuse it rather than guess. */
         if (rc == 0 && u == 0) {
             mb_units_say(why, whylen, "'%s' must be greater than zero%s", text,
-                    key_is_auto(k) ? " (write auto for the automatic choice)" : "");
+                    !key_is_auto(k)                ? ""
+                    : strcmp(k->def, "none") == 0 ? " (write none for no limit)"
+                                                   : " (write auto for the automatic choice)");
             rc = -1;
         }
         break;
@@ -243,7 +249,7 @@ static json_t *key_json(const mb_config_t *cfg, const mb_config_key_t *k)
     case KT_DURATION: {
         uint64_t v = *(const uint64_t *)field;
         if (v == 0 && key_is_auto(k))
-            return json_string("auto");
+            return json_string(k->def);
         return json_integer((json_int_t)v);
     }
     case KT_SIZE_LIST: {

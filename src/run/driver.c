@@ -216,22 +216,31 @@ static void driver_free_pairs(mb_context_t *ctx)
         MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_inter));
 }
 
-/* --time-budget: what is left, shared out over the points left, decides how long a point
- * may repeat experiments. Half of a point's share goes to its warm-up and sizing, which
- * are not trimmed. The same on every rank (rank 0's clock decides). */
-static double driver_point_time_limit_ns(const mb_context_t *ctx, double budget_s, double began_s,
-                                         const driver_plan_t *plan, size_t from, size_t nplan)
+/* The share of a time budget kept for what follows the benchmarks (fits, report, plots). */
+#define DRIVER_BUDGET_RESERVE 0.08
+
+/* --time-budget: benchmark `from` may use the time left for benchmarks, less what the
+ * benchmarks after it need at the least (their points at a warm-up and min_experiments
+ * intervals of enough each). So a run that fits its budget loses nothing, and one that
+ * does not still ends on time: the benchmarks that find little time left run fewer
+ * repetitions and coarser grids (point_order.h). The same on every rank (rank 0's clock
+ * decides). */
+static double driver_budget_deadline_s(const mb_context_t *ctx, double budget_s, double began_s,
+                                       const driver_plan_t *plan, size_t from, size_t nplan)
 {
     if (budget_s <= 0)
         return 0;
-    size_t points_left = 0;
-    for (size_t i = from; i < nplan; i++)
-        points_left += plan[i].skip_reason ? 0 : plan[i].npoints;
-    double left_s = budget_s - (mb_clock_elapsed_s() - began_s), limit_ns = 1;
-    if (left_s > 0 && points_left > 0)
-        limit_ns = left_s / (double)points_left / 2 * 1e9;
-    MB_MPI_CHECK(MPI_Bcast(&limit_ns, 1, MPI_DOUBLE, 0, ctx->comm));
-    return limit_ns;
+    const mb_config_t *cfg = ctx->config;
+    double point_min_s =
+        ((double)cfg->run_warmup + (double)(cfg->run_min_experiments + 1) * ctx->timing->enough_ns) / 1e9;
+    size_t points_after = 0;
+    for (size_t i = from + 1; i < nplan; i++)
+        points_after += plan[i].skip_reason ? 0 : plan[i].npoints;
+    double now_s = mb_clock_elapsed_s();
+    double left_s = budget_s * (1 - DRIVER_BUDGET_RESERVE) - (now_s - began_s);
+    double deadline_s = now_s + fmax(left_s - (double)points_after * point_min_s, 0);
+    MB_MPI_CHECK(MPI_Bcast(&deadline_s, 1, MPI_DOUBLE, 0, ctx->comm));
+    return deadline_s;
 }
 
 /* Every rank's clock offset to world rank 0 (clock_sync.h), for entry skews and common
@@ -257,7 +266,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
 {
     int failed = 0;
     for (size_t i = 0; i < nplan; i++) {
-        ctx->point_time_limit_ns = driver_point_time_limit_ns(ctx, budget_s, began_s, plan, i, nplan);
+        ctx->budget_deadline_s = driver_budget_deadline_s(ctx, budget_s, began_s, plan, i, nplan);
         char progress[32];
         snprintf(progress, sizeof progress, "[%zu/%zu]", i + 1, nplan);
         json_t *result;
@@ -386,10 +395,12 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     }
     if (driver_clock_sync(&ctx, results) != 0)
         goto done;
-    if (driver_run_plan(&ctx, plan, nplan, preflight, results, opts->time_budget_s, began_s) != 0)
+    /* --time-budget, else the configuration's [run] time_budget. */
+    double budget_s = opts->time_budget_s > 0 ? opts->time_budget_s : (double)cfg->run_time_budget / 1e9;
+    if (driver_run_plan(&ctx, plan, nplan, preflight, results, budget_s, began_s) != 0)
         goto done;
-    if (results && opts->time_budget_s > 0 &&
-        mb_sections_add_budget(results, opts->time_budget_s, began_s, err, sizeof err) != 0) {
+    if (results && budget_s > 0 &&
+        mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }

@@ -48,9 +48,12 @@ int mb_sections_add_clock_sync(mb_results_t *results, double max_abs_offset_ns,
 int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s, char *err,
                            size_t errlen)
 {
-    size_t trimmed = 0, points = 0, i, j;
+    size_t trimmed = 0, points = 0, dropped = 0, coarsened = 0, i, j;
     json_t *bench, *pt;
     json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, bench) {
+        json_int_t d = json_integer_value(json_object_get(bench, "dropped_by_budget"));
+        dropped += (size_t)d;
+        coarsened += d > 0;
         json_array_foreach(json_object_get(bench, "points"), j, pt) {
             points++;
             trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
@@ -58,14 +61,22 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
     }
     double spent = mb_clock_elapsed_s() - began_s;
     fprintf(stderr,
-            "mbsuite: time budget %.0f s, spent %.1f s: %zu of %zu points ran fewer repetitions "
-            "(at least %d); no size or process count was dropped\n",
-            budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR);
-    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:s}", "budget_s", budget_s, "spent_s", spent,
-                          "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
-                          "min_experiments", MB_LOOP_BUDGET_FLOOR, "how",
-                          "repetitions trimmed per point (trimmed_by_budget), sizes and process "
-                          "counts kept");
+            "mbsuite: time budget %.0f s, benchmarks done at %.1f s: %zu of %zu points ran fewer "
+            "repetitions (at least %d); %zu benchmark%s measured a coarser grid (%zu points "
+            "dropped)\n",
+            budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR, coarsened,
+            coarsened == 1 ? "" : "s", dropped);
+    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:I, s:I, s:s}", "budget_s", budget_s,
+                          "benchmarks_done_s", spent, "points", (json_int_t)points,
+                          "points_trimmed", (json_int_t)trimmed, "min_experiments",
+                          MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
+                          "points_dropped", (json_int_t)dropped, "how",
+                          "each benchmark may use the time left less the least the benchmarks "
+                          "after it need (warm-up and min_experiments per point); within it, "
+                          "points run coarse to fine (both ends of every axis first, then the "
+                          "size grid halved, process counts before finer sizes); first fewer "
+                          "repetitions per point (trimmed_by_budget), then the finest sizes and "
+                          "process counts not reached are dropped (dropped_by_budget)");
     return mb_results_set_section(results, "time_budget", b, err, errlen);
 }
 
