@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Output modules without MPI: atomic file replacement, the results directory's life cycle
  * (checked with the same validator the end-to-end tests use; the validator's own cases are
- * test_results_check.c's), and report rendering from a fixture document
- * (tests/data/results_fixture.json), failed points included. */
+ * test_results_check.c's), rewriting one section of a closed run, and report rendering from a
+ * fixture document (tests/data/results_fixture.json), failed points included. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -370,6 +370,68 @@ static void test_results_write_failure_keeps_files(void **state)
     tmpdir_free(dir);
 }
 
+/* After the run (the plots' phase): one section replaced in place in a closed directory,
+ * both files rewritten and still valid; an unreadable results.json is refused, naming it. */
+static void test_results_update_section(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[512] = "";
+    json_t *fixture = load_fixture("results_fixture.json");
+    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
+                                      err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+    set_failed_total(r, 1);
+    json_t *early = json_pack("{s:f, s:[], s:i}", "total_s", 1.0, "phases", "rank0_peak_rss_bytes", 0);
+    assert_int_equal(mb_results_stage_section(r, "timings", early, err, sizeof err), 0);
+    assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);
+    json_t *disk = load_results_file(dir);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(disk, "timings"), "phases")), 0);
+    json_decref(disk);
+
+    json_t *timings = json_deep_copy(json_object_get(fixture, "timings"));
+    assert_int_equal(mb_results_update_section(dir, "timings", timings, err, sizeof err), 0);
+    disk = load_results_file(dir);
+    mb_results_check_counts_t counts;
+    mb_results_check_opts_t need = {.require_complete = true, .require_timings = true};
+    if (mb_results_check(disk, &need, &counts, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(counts.benchmarks, 1);
+    assert_true(json_equal(json_object_get(disk, "timings"), json_object_get(fixture, "timings")));
+    /* The rest is as it was, keys in their order. */
+    assert_string_equal(json_object_iter_key(json_object_iter(disk)), "schema");
+    assert_true(json_equal(json_object_get(disk, "system"), json_object_get(fixture, "system")));
+    json_decref(disk);
+    char *report_path = path_join(dir, "report.txt");
+    char *report = read_all(report_path);
+    assert_contains(report, "status          complete");
+    free(report);
+    char *names = dir_listing(dir);
+    assert_true(strcmp(names, "results.json report.txt") == 0 || strcmp(names, "report.txt results.json") == 0);
+    free(names);
+
+    /* Missing and malformed files: refused, named, the value released, nothing written. */
+    char *missing = path_join(dir, "none");
+    assert_int_equal(mb_results_update_section(missing, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "none/results.json: cannot read");
+    char *json_path = path_join(dir, "results.json");
+    assert_int_equal(mb_file_write_atomic(json_path, write_text, "{\n \"schema\": oops\n}\n", err, sizeof err), 0);
+    assert_int_equal(mb_results_update_section(dir, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "results.json:2:");
+    assert_contains(err, "malformed JSON");
+    char *content = read_all(json_path);
+    assert_string_equal(content, "{\n \"schema\": oops\n}\n");
+    free(content);
+    assert_int_equal(mb_file_write_atomic(json_path, write_text, "[1, 2]\n", err, sizeof err), 0);
+    assert_int_equal(mb_results_update_section(dir, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "not a results document");
+    free(json_path);
+    free(missing);
+    free(report_path);
+    json_decref(fixture);
+    tmpdir_free(dir);
+}
+
 static void test_results_open_missing_dir(void **state)
 {
     (void)state;
@@ -518,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_results_lifecycle),
         cmocka_unit_test(test_results_write_failure_keeps_files),
+        cmocka_unit_test(test_results_update_section),
         cmocka_unit_test(test_results_open_missing_dir),
         cmocka_unit_test(test_report_fixture),
         cmocka_unit_test(test_report_missing_fields),
