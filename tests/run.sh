@@ -136,6 +136,11 @@ done
 expect "quick run: results.json valid and complete, its time accounted for" 0 ': ok' -- \
     "$BUILD/tests/check_results" --complete --expect-timings $expect_benches "$TMP/quick/results.json"
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
+expect "quick run: report.txt says where the time went" 0 \
+    '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
+expect "quick run: the report's time table has the plots and the slowest benchmarks" 0 \
+    '^  slowest benchmarks +wall s +share$' -- \
+    sh -c "grep -Eq '^  plots +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]%$' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""
 [ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
     fail "quick run: no temporary files left"
 
