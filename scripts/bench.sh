@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: MIT
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
+# scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
+# scaling); none named runs them all. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
+# MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
+# are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MB_BUILD:-build}
@@ -14,152 +18,222 @@ trap 'rm -rf "$TMP"' EXIT
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
-echo "== harness (issue: foundation) =="
-t0=$(now)
-$MPIRUN -np 2 ./mbsuite --config config/quick.ini --only 'harness.*' --out "$TMP/quick" >/dev/null 2>"$TMP/quick.log"
-t1=$(now)
-r="$TMP/quick/results.json"
-echo "clock: $($GET "$r" system.clock name), resolution $($GET "$r" system.clock resolution_ns) ns" \
-     "(nominal $($GET "$r" system.clock nominal_resolution_ns) ns)," \
-     "timing overhead $($GET "$r" system.clock overhead_ns) ns," \
-     "enough $(calc '%.3f' "$($GET "$r" system.clock enough_ns) / 1e6") ms ($($GET "$r" system.clock enough_source))," \
-     "loop overhead $($GET "$r" system.clock loop_overhead_ns) ns"
-echo "harness.timer: clock read $(calc '%.2f' "$($GET "$r" harness.timer median quantity=read)") ns," \
-     "observed step $(calc '%.2f' "$($GET "$r" harness.timer median quantity=tick)") ns"
-echo "harness.* with quick.ini at -np 2: $(calc '%.2f' "$t1 - $t0") s wall (target < 5 s)"
-
-# Five runs of harness.lrand48 under mpirun (a launcher-less run shares its core with the
-# orted that Open MPI forks for it: see README), each interleaved with a run of the lmbench example as a
-# control: when both vary, the machine does, not the harness.
-spread() { printf '%s\n' "$@" | awk 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
-    END { printf "%.2f", (hi - lo) / lo * 100 }'; }
-medians=() control=()
-for i in 1 2 3 4 5; do
-    $MPIRUN -np 1 ./mbsuite --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
-    medians+=("$($GET "$TMP/rep$i/results.json" harness.lrand48 median)")
-    control+=("$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')")
-done
-echo "repeatability: harness.lrand48 medians over 5 runs (ns): ${medians[*]}"
-echo "repeatability: spread (max - min) / min = $(spread "${medians[@]}")% (target < 1% on a quiet machine)"
-echo "control: lmbench-API example between them (ns, 2 digits): ${control[*]};" \
-     "spread $(spread "${control[@]}")%"
-
-example=$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')
-echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48: ${medians[0]} ns;" \
-     "ratio $(calc '%.3f' "$example / ${medians[0]}")"
-echo "lmbench API example bcopy (warm 1 MB): $("$BUILD/examples/bcopy" 2>&1);" \
-     "cold: $("$BUILD/examples/bcopy_cold" 2>&1)"
-
-echo
-echo "== pre-flight (issue: per-node pre-flight) =="
-ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
-mhz_line=$(./mbsuite mhz 2>&1 | head -1)
-mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
-echo "mbsuite mhz: $mhz_line"
-echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
-if [ -n "$mhz" ] && [ -n "$ref" ]; then
-    echo "mhz / reference = $(calc '%.4f' "$mhz / $ref") (target within 1%: |ratio - 1| < 0.01)"
-fi
-t0=$(now)
-$MPIRUN -np 2 ./mbsuite --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
-t1=$(now)
-echo "default pre-flight at -np 2 (one node): $(calc '%.2f' "$($GET "$TMP/pre/results.json" preflight elapsed_s)") s" \
-     "(target <= 10 s per node); whole run with harness.timer $(calc '%.2f' "$t1 - $t0") s"
-echo "pre-flight verdict: median $($GET "$TMP/pre/results.json" preflight median_mhz) MHz," \
-     "$($GET "$TMP/pre/results.json" preflight flagged_nodes) node(s) flagged (see the report's table)"
-
-echo
-echo "== shared memory (issue: shm) =="
-sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/shm.ini"
-t0=$(now)
-$MPIRUN -np 2 ./mbsuite --config "$TMP/shm.ini" --only 'shm.*' --out "$TMP/shm" >/dev/null 2>"$TMP/shm.log"
-t1=$(now)
-r="$TMP/shm/results.json"
-echo "shm group, default config, -np 2: $(calc '%.1f' "$t1 - $t0") s wall (target < 60 s)"
-l1=$($GET "$r" shm.latency min size_bytes=1024 stride=random)
-echo "L1 latency (shm.latency, 1 KiB, random, min): $(calc '%.3f' "$l1") ns = $(calc '%.2f' "$l1 * ${mhz:-0} / 1000") cycles at the mhz clock (expected 4-5 on current x86)"
-one=$($GET "$r" shm.bandwidth bandwidth.median op=read where=memory ranks=one)
-echo "memory read bandwidth, one rank: $(calc '%.0f' "$one / 1e6") MB/s"
-if command -v likwid-bench >/dev/null 2>&1; then
-    ref1=$(likwid-bench -t load -w S0:512MB:1 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
-    refn=$(likwid-bench -t load -w S0:512MB:2 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
-    echo "likwid-bench -t load -w S0:512MB:1: ${ref1:-n/a} MB/s; ratio mbsuite / likwid = $(calc '%.3f' "$one / 1e6 / ${ref1:-1}")"
-    echo "likwid-bench -t load -w S0:512MB:2: ${refn:-n/a} MB/s (2 threads, the node's aggregate)"
-else
-    echo "likwid-bench not installed (apt-get install likwid): no independent bandwidth figure"
-fi
-echo "(all-ranks aggregate read bandwidth is in $TMP/shm's report; this temporary copy is removed)"
-grep -A3 '^shm.bandwidth' "$TMP/shm/report.txt" >/dev/null && \
-    awk '/^shm.bandwidth/ { f = 1 } f && /read +memory +all/ { print "all ranks, read, memory: " $0; exit }' "$TMP/shm/report.txt"
-
-echo
-echo "== message passing (issue: message passing) =="
-# mbsuite's pingpong sweep beside NetPIPE's (Debian's netpipe-openmpi), both at -np 2 on
-# this node. NetPIPE reports, per size, the best of its trials as half a round trip; so
-# mbsuite's minimum over experiments is the like-for-like figure, its median the headline.
-sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/mpi.ini"
-t0=$(now)
-$MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only mpi.pingpong --out "$TMP/pp" >/dev/null 2>"$TMP/pp.log"
-t1=$(now)
-r="$TMP/pp/results.json"
-echo "mbsuite: $(grep -o 'enough [^(]*([a-z]*)' "$TMP/pp.log" | head -1)"
-echo "mbsuite pingpong sweep 0 B..4 MiB (intra pair, 45 sizes): $(calc '%.1f' "$t1 - $t0") s wall" \
-     "for the whole run (start-up and calibration included)," \
-     "$(calc '%.1f' "$($GET "$r" mpi.pingpong elapsed_s)") s in the sweep itself"
-if command -v NPopenmpi >/dev/null 2>&1; then
+bench_harness() {
+    echo "== harness (issue: foundation) =="
     t0=$(now)
-    $MPIRUN -np 2 NPopenmpi -l 1 -u 4194304 -p 0 -o "$TMP/np.out" >/dev/null 2>&1
+    $MPIRUN -np 2 ./mbsuite --config config/quick.ini --only 'harness.*' --out "$TMP/quick" >/dev/null 2>"$TMP/quick.log"
     t1=$(now)
-    echo "NetPIPE (NPopenmpi -l 1 -u 4194304 -p 0) sweep: $(calc '%.1f' "$t1 - $t0") s wall"
-    # This machine flips between a fast and a slow state from one run to the next (here
-    # 1 B took 160-170 or 370-420 ns in both tools; the VM's two vCPUs move between host
-    # cores, near or far apart), far more than the target: so five rounds, each mbsuite
-    # then NetPIPE back to back, the median of the rounds' ratios, and the ratio of each
-    # tool's best round (both in the fast state).
-    # NetPIPE's figures come from short runs around each size (within its long sweep a
-    # size gets few repetitions; its 1 MiB figure there varied from 100 to 200 us here).
-    printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 1M\n' >"$TMP/pp_round.ini"
-    ratios_1=() ratios_1m=() mb_1=() mb_1m=() np_1=() np_1m=()
-    for round in 1 2 3 4 5; do
-        $MPIRUN -np 2 ./mbsuite --config "$TMP/pp_round.ini" --only mpi.pingpong --out "$TMP/ppr$round" >/dev/null 2>&1
-        $MPIRUN -np 2 NPopenmpi -l 1 -u 16 -p 0 -o "$TMP/np_small.out" >/dev/null 2>&1
-        $MPIRUN -np 2 NPopenmpi -l 524288 -u 1048576 -p 0 -o "$TMP/np_large.out" >/dev/null 2>&1
-        line="round $round:"
-        for d in 1 1048576; do
-            np_ns=$(cat "$TMP/np_small.out" "$TMP/np_large.out" | awk -v d="$d" '$1 == d { printf "%.1f", $3 * 1e9; exit }')
-            med=$($GET "$TMP/ppr$round/results.json" mpi.pingpong median size_bytes="$d" pair=intra)
-            ci=$($GET "$TMP/ppr$round/results.json" mpi.pingpong ci95_rel_halfwidth size_bytes="$d" pair=intra)
-            ratio=$(calc '%.3f' "$med / ${np_ns:-1}")
-            if [ "$d" = 1 ]; then ratios_1+=("$ratio"); mb_1+=("$med"); np_1+=("${np_ns:-1}")
-            else ratios_1m+=("$ratio"); mb_1m+=("$med"); np_1m+=("${np_ns:-1}"); fi
-            line="$line $d B mbsuite $(calc '%.1f' "$med") ns (CI +-$(calc '%.1f' "$ci * 100")%) NetPIPE ${np_ns:-n/a} ns ratio $ratio;"
-        done
-        echo "$line"
-    done
-    med5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
-    best() { printf '%s\n' "$@" | sort -g | head -1; }
-    echo "pingpong median/NetPIPE, median of 5 rounds: 1 B $(med5 "${ratios_1[@]}")," \
-         "1 MiB $(med5 "${ratios_1m[@]}") (target: within 5%, i.e. 0.95..1.05)"
-    echo "best round / best round: 1 B $(calc '%.3f' "$(best "${mb_1[@]}") / $(best "${np_1[@]}")")," \
-         "1 MiB $(calc '%.3f' "$(best "${mb_1m[@]}") / $(best "${np_1m[@]}")")"
-else
-    echo "NPopenmpi not installed (apt-get install netpipe-openmpi): no independent figure"
-fi
-bw=$($GET "$r" mpi.pingpong bandwidth.median size_bytes=1048576 pair=intra)
-echo "pingpong 1 MiB bandwidth: $(calc '%.0f' "$bw / 1e6") MB/s (median)"
+    r="$TMP/quick/results.json"
+    echo "clock: $($GET "$r" system.clock name), resolution $($GET "$r" system.clock resolution_ns) ns" \
+         "(nominal $($GET "$r" system.clock nominal_resolution_ns) ns)," \
+         "timing overhead $($GET "$r" system.clock overhead_ns) ns," \
+         "enough $(calc '%.3f' "$($GET "$r" system.clock enough_ns) / 1e6") ms ($($GET "$r" system.clock enough_source))," \
+         "loop overhead $($GET "$r" system.clock loop_overhead_ns) ns"
+    echo "harness.timer: clock read $(calc '%.2f' "$($GET "$r" harness.timer median quantity=read)") ns," \
+         "observed step $(calc '%.2f' "$($GET "$r" harness.timer median quantity=tick)") ns"
+    echo "harness.* with quick.ini at -np 2: $(calc '%.2f' "$t1 - $t0") s wall (target < 5 s)"
 
-echo
-echo "== fitted models (issue: fits, tables and plots) =="
-# The default run's fits at -np 2 (p = 2 only), then a 4-rank run oversubscribed on this
-# 2-core machine for models in p (its figures are contended; the fits are the point).
-$MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
-read -r p2p n2p <<<"$($GET "$TMP/fit2/results.json" fits p2p)"
-read -r coll ncoll <<<"$($GET "$TMP/fit2/results.json" fits coll)"
-echo "-np 2: median held-out error, point-to-point: $p2p% over $n2p fits (target < 10%);" \
-     "collectives: $coll% over $ncoll fits (target < 20%; p = 2 only)"
-printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 64K\ncollective_max_size = 64K\n' >"$TMP/fit4.ini"
-OMPI_MCA_mpi_yield_when_idle=1 $MPIRUN -np 4 ./mbsuite --config "$TMP/fit4.ini" --only 'mpi.*' --out "$TMP/fit4" >/dev/null 2>&1
-read -r p2p n2p <<<"$($GET "$TMP/fit4/results.json" fits p2p)"
-read -r coll ncoll <<<"$($GET "$TMP/fit4/results.json" fits coll)"
-echo "-np 4 (oversubscribed): median held-out error, point-to-point: $p2p% over $n2p fits;" \
-     "collectives (p = 2..4, largest p held out): $coll% over $ncoll fits (target < 20%)"
+    # Five runs of harness.lrand48 under mpirun (a launcher-less run shares its core with the
+    # orted that Open MPI forks for it: see README), each interleaved with a run of the lmbench example as a
+    # control: when both vary, the machine does, not the harness.
+    spread() { printf '%s\n' "$@" | awk 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+        END { printf "%.2f", (hi - lo) / lo * 100 }'; }
+    medians=() control=()
+    for i in 1 2 3 4 5; do
+        $MPIRUN -np 1 ./mbsuite --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
+        medians+=("$($GET "$TMP/rep$i/results.json" harness.lrand48 median)")
+        control+=("$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')")
+    done
+    echo "repeatability: harness.lrand48 medians over 5 runs (ns): ${medians[*]}"
+    echo "repeatability: spread (max - min) / min = $(spread "${medians[@]}")% (target < 1% on a quiet machine)"
+    echo "control: lmbench-API example between them (ns, 2 digits): ${control[*]};" \
+         "spread $(spread "${control[@]}")%"
+
+    example=$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')
+    echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48: ${medians[0]} ns;" \
+         "ratio $(calc '%.3f' "$example / ${medians[0]}")"
+    echo "lmbench API example bcopy (warm 1 MB): $("$BUILD/examples/bcopy" 2>&1);" \
+         "cold: $("$BUILD/examples/bcopy_cold" 2>&1)"
+
+}
+
+bench_preflight() {
+    echo
+    echo "== pre-flight (issue: per-node pre-flight) =="
+    ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
+    mhz_line=$(./mbsuite mhz 2>&1 | head -1)
+    mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
+    echo "mbsuite mhz: $mhz_line"
+    echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
+    if [ -n "$mhz" ] && [ -n "$ref" ]; then
+        echo "mhz / reference = $(calc '%.4f' "$mhz / $ref") (target within 1%: |ratio - 1| < 0.01)"
+    fi
+    t0=$(now)
+    $MPIRUN -np 2 ./mbsuite --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
+    t1=$(now)
+    echo "default pre-flight at -np 2 (one node): $(calc '%.2f' "$($GET "$TMP/pre/results.json" preflight elapsed_s)") s" \
+         "(target <= 10 s per node); whole run with harness.timer $(calc '%.2f' "$t1 - $t0") s"
+    echo "pre-flight verdict: median $($GET "$TMP/pre/results.json" preflight median_mhz) MHz," \
+         "$($GET "$TMP/pre/results.json" preflight flagged_nodes) node(s) flagged (see the report's table)"
+
+}
+
+bench_shm() {
+    echo
+    echo "== shared memory (issue: shm) =="
+    sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/shm.ini"
+    t0=$(now)
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/shm.ini" --only 'shm.*' --out "$TMP/shm" >/dev/null 2>"$TMP/shm.log"
+    t1=$(now)
+    r="$TMP/shm/results.json"
+    echo "shm group, default config, -np 2: $(calc '%.1f' "$t1 - $t0") s wall (target < 60 s)"
+    l1=$($GET "$r" shm.latency min size_bytes=1024 stride=random)
+    echo "L1 latency (shm.latency, 1 KiB, random, min): $(calc '%.3f' "$l1") ns = $(calc '%.2f' "$l1 * ${mhz:-0} / 1000") cycles at the mhz clock (expected 4-5 on current x86)"
+    one=$($GET "$r" shm.bandwidth bandwidth.median op=read where=memory ranks=one)
+    echo "memory read bandwidth, one rank: $(calc '%.0f' "$one / 1e6") MB/s"
+    if command -v likwid-bench >/dev/null 2>&1; then
+        ref1=$(likwid-bench -t load -w S0:512MB:1 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
+        refn=$(likwid-bench -t load -w S0:512MB:2 2>/dev/null | awk '/^MByte\/s:/ { print $2 }')
+        echo "likwid-bench -t load -w S0:512MB:1: ${ref1:-n/a} MB/s; ratio mbsuite / likwid = $(calc '%.3f' "$one / 1e6 / ${ref1:-1}")"
+        echo "likwid-bench -t load -w S0:512MB:2: ${refn:-n/a} MB/s (2 threads, the node's aggregate)"
+    else
+        echo "likwid-bench not installed (apt-get install likwid): no independent bandwidth figure"
+    fi
+    echo "(all-ranks aggregate read bandwidth is in $TMP/shm's report; this temporary copy is removed)"
+    grep -A3 '^shm.bandwidth' "$TMP/shm/report.txt" >/dev/null && \
+        awk '/^shm.bandwidth/ { f = 1 } f && /read +memory +all/ { print "all ranks, read, memory: " $0; exit }' "$TMP/shm/report.txt"
+
+}
+
+bench_mpi() {
+    echo
+    echo "== message passing (issue: message passing) =="
+    # mbsuite's pingpong sweep beside NetPIPE's (Debian's netpipe-openmpi), both at -np 2 on
+    # this node. NetPIPE reports, per size, the best of its trials as half a round trip; so
+    # mbsuite's minimum over experiments is the like-for-like figure, its median the headline.
+    sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/mpi.ini"
+    t0=$(now)
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only mpi.pingpong --out "$TMP/pp" >/dev/null 2>"$TMP/pp.log"
+    t1=$(now)
+    r="$TMP/pp/results.json"
+    echo "mbsuite: $(grep -o 'enough [^(]*([a-z]*)' "$TMP/pp.log" | head -1)"
+    echo "mbsuite pingpong sweep 0 B..4 MiB (intra pair, 45 sizes): $(calc '%.1f' "$t1 - $t0") s wall" \
+         "for the whole run (start-up and calibration included)," \
+         "$(calc '%.1f' "$($GET "$r" mpi.pingpong elapsed_s)") s in the sweep itself"
+    if command -v NPopenmpi >/dev/null 2>&1; then
+        t0=$(now)
+        $MPIRUN -np 2 NPopenmpi -l 1 -u 4194304 -p 0 -o "$TMP/np.out" >/dev/null 2>&1
+        t1=$(now)
+        echo "NetPIPE (NPopenmpi -l 1 -u 4194304 -p 0) sweep: $(calc '%.1f' "$t1 - $t0") s wall"
+        # This machine flips between a fast and a slow state from one run to the next (here
+        # 1 B took 160-170 or 370-420 ns in both tools; the VM's two vCPUs move between host
+        # cores, near or far apart), far more than the target: so five rounds, each mbsuite
+        # then NetPIPE back to back, the median of the rounds' ratios, and the ratio of each
+        # tool's best round (both in the fast state).
+        # NetPIPE's figures come from short runs around each size (within its long sweep a
+        # size gets few repetitions; its 1 MiB figure there varied from 100 to 200 us here).
+        printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 1M\n' >"$TMP/pp_round.ini"
+        ratios_1=() ratios_1m=() mb_1=() mb_1m=() np_1=() np_1m=()
+        for round in 1 2 3 4 5; do
+            $MPIRUN -np 2 ./mbsuite --config "$TMP/pp_round.ini" --only mpi.pingpong --out "$TMP/ppr$round" >/dev/null 2>&1
+            $MPIRUN -np 2 NPopenmpi -l 1 -u 16 -p 0 -o "$TMP/np_small.out" >/dev/null 2>&1
+            $MPIRUN -np 2 NPopenmpi -l 524288 -u 1048576 -p 0 -o "$TMP/np_large.out" >/dev/null 2>&1
+            line="round $round:"
+            for d in 1 1048576; do
+                np_ns=$(cat "$TMP/np_small.out" "$TMP/np_large.out" | awk -v d="$d" '$1 == d { printf "%.1f", $3 * 1e9; exit }')
+                med=$($GET "$TMP/ppr$round/results.json" mpi.pingpong median size_bytes="$d" pair=intra)
+                ci=$($GET "$TMP/ppr$round/results.json" mpi.pingpong ci95_rel_halfwidth size_bytes="$d" pair=intra)
+                ratio=$(calc '%.3f' "$med / ${np_ns:-1}")
+                if [ "$d" = 1 ]; then ratios_1+=("$ratio"); mb_1+=("$med"); np_1+=("${np_ns:-1}")
+                else ratios_1m+=("$ratio"); mb_1m+=("$med"); np_1m+=("${np_ns:-1}"); fi
+                line="$line $d B mbsuite $(calc '%.1f' "$med") ns (CI +-$(calc '%.1f' "$ci * 100")%) NetPIPE ${np_ns:-n/a} ns ratio $ratio;"
+            done
+            echo "$line"
+        done
+        med5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
+        best() { printf '%s\n' "$@" | sort -g | head -1; }
+        echo "pingpong median/NetPIPE, median of 5 rounds: 1 B $(med5 "${ratios_1[@]}")," \
+             "1 MiB $(med5 "${ratios_1m[@]}") (target: within 5%, i.e. 0.95..1.05)"
+        echo "best round / best round: 1 B $(calc '%.3f' "$(best "${mb_1[@]}") / $(best "${np_1[@]}")")," \
+             "1 MiB $(calc '%.3f' "$(best "${mb_1m[@]}") / $(best "${np_1m[@]}")")"
+    else
+        echo "NPopenmpi not installed (apt-get install netpipe-openmpi): no independent figure"
+    fi
+    bw=$($GET "$r" mpi.pingpong bandwidth.median size_bytes=1048576 pair=intra)
+    echo "pingpong 1 MiB bandwidth: $(calc '%.0f' "$bw / 1e6") MB/s (median)"
+
+}
+
+bench_fits() {
+    echo
+    echo "== fitted models (issue: fits, tables and plots) =="
+    # The default run's fits at -np 2 (p = 2 only), then a 4-rank run oversubscribed on this
+    # 2-core machine for models in p (its figures are contended; the fits are the point).
+    $MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
+    read -r p2p n2p <<<"$($GET "$TMP/fit2/results.json" fits p2p)"
+    read -r coll ncoll <<<"$($GET "$TMP/fit2/results.json" fits coll)"
+    echo "-np 2: median held-out error, point-to-point: $p2p% over $n2p fits (target < 10%);" \
+         "collectives: $coll% over $ncoll fits (target < 20%; p = 2 only)"
+    printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 64K\ncollective_max_size = 64K\n' >"$TMP/fit4.ini"
+    OMPI_MCA_mpi_yield_when_idle=1 $MPIRUN -np 4 ./mbsuite --config "$TMP/fit4.ini" --only 'mpi.*' --out "$TMP/fit4" >/dev/null 2>&1
+    read -r p2p n2p <<<"$($GET "$TMP/fit4/results.json" fits p2p)"
+    read -r coll ncoll <<<"$($GET "$TMP/fit4/results.json" fits coll)"
+    echo "-np 4 (oversubscribed): median held-out error, point-to-point: $p2p% over $n2p fits;" \
+         "collectives (p = 2..4, largest p held out): $coll% over $ncoll fits (target < 20%)"
+}
+
+# One whole suite run: its wall time around mpirun, as a user waits for it, and from its
+# results.json rank 0's peak memory and the slowest benchmark (results.json's "timings").
+# Ranks beyond the cores yield while they wait, as in the tests, or they starve each other.
+scaling_run() {
+    local config=$1 np=$2 target=$3 name dir t0 t1 rc=0
+    name=$(basename "$config" .ini)
+    dir="$TMP/scale-$name-$np"
+    local -a env=() limit=()
+    [ "$np" -gt "$(nproc)" ] && env=(OMPI_MCA_mpi_yield_when_idle=1)
+    [ -n "${MB_BENCH_TIMEOUT:-}" ] && limit=(timeout "$MB_BENCH_TIMEOUT")
+    t0=$(now)
+    # shellcheck disable=SC2086 # $MPIRUN is a command line: split on purpose
+    "${limit[@]}" env "${env[@]}" $MPIRUN -np "$np" ./mbsuite --config "$config" --out "$dir" \
+        >"$dir.log" 2>&1 || rc=$?
+    t1=$(now)
+    local r="$dir/results.json" rss slowest
+    rss=$($GET "$r" timings rank0_peak_rss_bytes 2>/dev/null) && rss=$(calc '%.0f' "$rss / 1048576") || rss=n/a
+    slowest=$($GET "$r" timings slowest 2>/dev/null | awk '{ printf "%s %.1f s", $1, $2 }') || slowest=n/a
+    printf '%-8s %4s %8s %8s %9s  %-32s %s\n' "$name" "$np" \
+        "$(calc '%.1f' "$t1 - $t0")" "$target" "$rss" "${slowest:-n/a}" \
+        "$(case $rc in 0) echo ok ;; 124) echo "stopped after ${MB_BENCH_TIMEOUT} s" ;;
+                        *) echo "exit $rc" ;; esac)"
+}
+
+bench_scaling() {
+    echo
+    echo "== scaling (issue: time accounting) =="
+    echo "whole runs under mpirun --oversubscribe --bind-to none on $(nproc) cores; wall s around mpirun;"
+    echo "peak RSS of rank 0 and the slowest benchmark from results.json's timings"
+    printf '%-8s %4s %8s %8s %9s  %-32s %s\n' config np "wall s" target "RSS MiB" "slowest benchmark" status
+    local np target
+    for np in 1 2 4 8 16; do
+        case $np in 2) target="<= 15" ;; 16) target="<= 60" ;; *) target="-" ;; esac
+        scaling_run config/quick.ini "$np" "$target"
+    done
+    # 64 ranks on a small machine take long: only when asked.
+    if [ "${MB_BENCH_NP64:-0}" = 1 ]; then
+        scaling_run config/quick.ini 64 "-"
+    fi
+    scaling_run config/default.ini 2 "<= 90"
+}
+
+SECTIONS=(harness preflight shm mpi fits scaling)
+if [ $# -eq 0 ]; then
+    set -- "${SECTIONS[@]}"
+fi
+for section in "$@"; do
+    case " ${SECTIONS[*]} " in
+        *" $section "*) ;;
+        *) echo "usage: scripts/bench.sh [SECTION...]; sections: ${SECTIONS[*]}" >&2; exit 2 ;;
+    esac
+done
+for section in "$@"; do
+    "bench_$section"
+done

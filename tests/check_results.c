@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* check_results [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] FILE
+/* check_results [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N]
+ *               [--expect-timings] FILE
  * Validates a results.json against its schema (docs/results.md) for the end-to-end tests.
  * Prints "FILE: ok (N benchmarks, M points, K failed)" and exits 0, or names the JSON path
  * of the first problem and exits 1; exits 2 on a usage error. --complete requires
  * "complete": true; --expect-bench requires a benchmark of that name that was not skipped;
- * --expect-preflight-nodes requires a pre-flight table of N nodes. */
+ * --expect-preflight-nodes requires a pre-flight table of N nodes; --expect-timings a
+ * "timings" section with every phase of a finished run and wall_s on every measured
+ * benchmark. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,10 @@
 
 static int check_results_usage(const char *argv0)
 {
-    fprintf(stderr, "usage: %s [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] FILE\n", argv0);
+    fprintf(stderr,
+            "usage: %s [--complete] [--expect-bench NAME]... [--expect-preflight-nodes N] "
+            "[--expect-timings] FILE\n",
+            argv0);
     return 2;
 }
 
@@ -34,6 +40,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--complete") == 0) {
             opts.require_complete = true;
+        } else if (strcmp(argv[i], "--expect-timings") == 0) {
+            opts.require_timings = true;
         } else if (strcmp(argv[i], "--expect-bench") == 0 && i + 1 < argc) {
             expect[opts.n_expect_bench++] = argv[++i];
         } else if (strcmp(argv[i], "--expect-preflight-nodes") == 0 && i + 1 < argc) {

@@ -2,8 +2,11 @@
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
  * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
  * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
- * FILE BENCH elapsed_s for the benchmark's wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
- * (params with a pair) or collective fits, and how many. For scripts such as `make bench`. */
+ * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
+ * (params with a pair) or collective fits, and how many; FILE timings KEY for the run's
+ * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings slowest for the measured
+ * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"). For scripts such as
+ * `make bench`. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +17,9 @@
 static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock|preflight KEY\n");
+                    "       results_get FILE system.clock|preflight|timings KEY\n"
+                    "       results_get FILE timings slowest\n"
+                    "       results_get FILE fits p2p|coll\n");
     return 2;
 }
 
@@ -65,6 +70,30 @@ static int get_fits_holdout(const json_t *root, const char *which)
     return 0;
 }
 
+/* The measured benchmark with the largest wall_s, as "NAME SECONDS". */
+static int get_slowest(const json_t *root)
+{
+    size_t i;
+    json_t *b;
+    const char *name = NULL;
+    double most = -1;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b) {
+        const json_t *w = json_object_get(b, "wall_s");
+        if (json_is_string(json_object_get(b, "skipped")) || !json_is_number(w))
+            continue;
+        if (json_number_value(w) > most) {
+            most = json_number_value(w);
+            name = json_string_value(json_object_get(b, "name"));
+        }
+    }
+    if (!name) {
+        fprintf(stderr, "results_get: no measured benchmark has a wall_s\n");
+        return 1;
+    }
+    printf("%s %.3f\n", name, most);
+    return 0;
+}
+
 static int get_params_match(const json_t *params, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
@@ -103,8 +132,13 @@ int main(int argc, char **argv)
         rc = get_fits_holdout(root, argv[3]);
         goto done;
     }
+    if (strcmp(argv[2], "timings") == 0 && strcmp(argv[3], "slowest") == 0) {
+        rc = get_slowest(root);
+        goto done;
+    }
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
-    if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "preflight") == 0) {
+    if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "preflight") == 0 ||
+        strcmp(argv[2], "timings") == 0) {
         const json_t *obj = root;
         char path[256];
         snprintf(path, sizeof path, "%s", argv[2]);
@@ -119,8 +153,9 @@ int main(int argc, char **argv)
     {
         if (strcmp(json_string_value(json_object_get(b, "name")), argv[2]) != 0)
             continue;
-        if (strcmp(argv[3], "elapsed_s") == 0) { /* the benchmark's, not a point's */
-            rc = get_print(json_object_get(b, "elapsed_s"), argv[3]);
+        /* the benchmark's, not a point's */
+        if (strcmp(argv[3], "elapsed_s") == 0 || strcmp(argv[3], "wall_s") == 0) {
+            rc = get_print(json_object_get(b, argv[3]), argv[3]);
             goto done;
         }
         size_t j;

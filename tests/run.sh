@@ -134,10 +134,17 @@ expect_benches=""
 for b in $("$EXE" --list | awk '/^$/ { exit } { print $1 }'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
+# --expect-timings: every phase (the plots' too, added after the run) with its wall time,
+# and every measured benchmark's wall_s.
 # shellcheck disable=SC2086
-expect "quick run: results.json valid and complete" 0 ': ok' -- \
-    "$BUILD/tests/check_results" --complete $expect_benches "$TMP/quick/results.json"
+expect "quick run: results.json valid and complete, its time accounted for" 0 ': ok' -- \
+    "$BUILD/tests/check_results" --complete --expect-timings $expect_benches "$TMP/quick/results.json"
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
+expect "quick run: report.txt says where the time went" 0 \
+    '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
+expect "quick run: the report's time table has the plots and the slowest benchmarks" 0 \
+    '^  slowest benchmarks +wall s +share$' -- \
+    sh -c "grep -Eq '^  plots +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]%$' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""
 [ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
     fail "quick run: no temporary files left"
 
@@ -288,6 +295,8 @@ wait "$launcher" 2>/dev/null
 expect "killed run: results.json still valid" 0 ': ok' -- \
     "$BUILD/tests/check_results" --expect-bench harness.timer "$TMP/killed/results.json"
 expect "killed run: marked incomplete" 0 '"complete": false' -- cat "$TMP/killed/results.json"
+expect "killed run: its timings hold the phases so far" 0 '"name": "benchmarks"' -- \
+    sh -c "grep -q '\"name\": \"calibration\"' \"$TMP/killed/results.json\" && cat \"$TMP/killed/results.json\""
 
 # --- pre-flight (seed 000 mhz, seed 002 perturbation test) ---
 expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep their 100 copies' -- \
@@ -325,6 +334,7 @@ expect "on_noisy = abort stops before the suite" 1 'stopping before the suite as
     $MPIRUN -np 2 "$EXE" --config "$TMP/abort.ini" --out "$TMP/abort"
 expect "on_noisy = abort: results hold the pre-flight, incomplete" 0 ': ok \(0 benchmarks' -- \
     "$BUILD/tests/check_results" --expect-preflight-nodes 1 "$TMP/abort/results.json"
+expect "on_noisy = abort: the timings show the pre-flight's time" 0 '"name": "preflight"' -- cat "$TMP/abort/results.json"
 
 # --- the lmbench 2.0 examples (seed 000 Appendix) build and print plausible figures ---
 expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} microseconds$' -- "$BUILD/examples/lrand48"

@@ -44,9 +44,9 @@ static void test_json_has_every_key(void **state)
 {
     (void)state;
     static const struct {
-        const char *section, *key, *type;
+        const char *section, *key, *type, *def;
     } keys[] = {
-#define MB_CONFIG_KEY(section, key, type, def, help) {#section, #key, #type},
+#define MB_CONFIG_KEY(section, key, type, def, help) {#section, #key, #type, def},
 #include "config_keys.def"
 #undef MB_CONFIG_KEY
     };
@@ -73,7 +73,9 @@ static void test_json_has_every_key(void **state)
                  : strcmp(t, "BOOL") == 0     ? json_is_boolean(v)
                                               : json_is_integer(v) ||
                                                  (json_is_string(v) &&
-                                                  strcmp(json_string_value(v), "auto") == 0);
+                                                  strcmp(json_string_value(v), keys[i].def) == 0 &&
+                                                  (strcmp(keys[i].def, "auto") == 0 ||
+                                                   strcmp(keys[i].def, "none") == 0));
         if (!ok)
             fail_msg("%s.%s has the wrong JSON type for %s", keys[i].section, keys[i].key, t);
     }
@@ -88,7 +90,7 @@ static void test_json_has_every_key(void **state)
         const char *section, *json;
     } want[] = {
         {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
-                "\"ci_target\":0.02,\"ci_wide\":0.1,\"point_timeout\":300000000000}"},
+                "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"point_timeout\":300000000000}"},
         {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
                    "\"enough_fallback\":10000000}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},

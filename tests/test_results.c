@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Output modules without MPI: atomic file replacement, the results directory's life cycle
  * (checked with the same validator the end-to-end tests use; the validator's own cases are
- * test_results_check.c's), and report rendering from a fixture document
- * (tests/data/results_fixture.json), failed points included. */
+ * test_results_check.c's), rewriting one section of a closed run, and report rendering from a
+ * fixture document (tests/data/results_fixture.json), failed points included. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -370,6 +370,69 @@ static void test_results_write_failure_keeps_files(void **state)
     tmpdir_free(dir);
 }
 
+/* After the run (the plots' phase): one section replaced in place in a closed directory,
+ * both files rewritten and still valid; an unreadable results.json is refused, naming it. */
+static void test_results_update_section(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[512] = "";
+    json_t *fixture = load_fixture("results_fixture.json");
+    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
+                                      err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
+    set_failed_total(r, 1);
+    json_t *early = json_pack("{s:f, s:[], s:i}", "total_s", 1.0, "phases", "rank0_peak_rss_bytes", 0);
+    assert_int_equal(mb_results_stage_section(r, "timings", early, err, sizeof err), 0);
+    assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);
+    json_t *disk = load_results_file(dir);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(disk, "timings"), "phases")), 0);
+    json_decref(disk);
+
+    json_t *timings = json_deep_copy(json_object_get(fixture, "timings"));
+    assert_int_equal(mb_results_update_section(dir, "timings", timings, err, sizeof err), 0);
+    disk = load_results_file(dir);
+    mb_results_check_counts_t counts;
+    mb_results_check_opts_t need = {.require_complete = true, .require_timings = true};
+    if (mb_results_check(disk, &need, &counts, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(counts.benchmarks, 1);
+    assert_true(json_equal(json_object_get(disk, "timings"), json_object_get(fixture, "timings")));
+    /* The rest is as it was, keys in their order. */
+    assert_string_equal(json_object_iter_key(json_object_iter(disk)), "schema");
+    assert_true(json_equal(json_object_get(disk, "system"), json_object_get(fixture, "system")));
+    json_decref(disk);
+    char *report_path = path_join(dir, "report.txt");
+    char *report = read_all(report_path);
+    assert_contains(report, "status          complete");
+    assert_contains(report, "  plots                   1.50   15.0%\n");
+    free(report);
+    char *names = dir_listing(dir);
+    assert_true(strcmp(names, "results.json report.txt") == 0 || strcmp(names, "report.txt results.json") == 0);
+    free(names);
+
+    /* Missing and malformed files: refused, named, the value released, nothing written. */
+    char *missing = path_join(dir, "none");
+    assert_int_equal(mb_results_update_section(missing, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "none/results.json: cannot read");
+    char *json_path = path_join(dir, "results.json");
+    assert_int_equal(mb_file_write_atomic(json_path, write_text, "{\n \"schema\": oops\n}\n", err, sizeof err), 0);
+    assert_int_equal(mb_results_update_section(dir, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "results.json:2:");
+    assert_contains(err, "malformed JSON");
+    char *content = read_all(json_path);
+    assert_string_equal(content, "{\n \"schema\": oops\n}\n");
+    free(content);
+    assert_int_equal(mb_file_write_atomic(json_path, write_text, "[1, 2]\n", err, sizeof err), 0);
+    assert_int_equal(mb_results_update_section(dir, "timings", json_object(), err, sizeof err), -1);
+    assert_contains(err, "not a results document");
+    free(json_path);
+    free(missing);
+    free(report_path);
+    json_decref(fixture);
+    tmpdir_free(dir);
+}
+
 static void test_results_open_missing_dir(void **state)
 {
     (void)state;
@@ -497,6 +560,67 @@ static void test_report_failed_points(void **state)
     json_decref(root);
 }
 
+/* Where the time went: after the failed points, before the tables; each phase with its
+ * share, what no phase covers, the slowest measured benchmarks (a skipped one is not). */
+static void test_report_timings(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("results_fixture.json");
+    char *text = render(root);
+    const char *where = strstr(text, "\nwhere the time went \u2014 10.0 s on rank 0's clock; "
+                                     "rank 0's peak memory 50M (resident)\n");
+    assert_non_null(where);
+    assert_true(where > strstr(text, "\nfailed points: 1 "));
+    assert_true(where < strstr(text, "harness.bcopy \u2014"));
+    assert_contains(where, "  phase                 wall s   share\n"
+                           "  startup                 0.50    5.0%\n"
+                           "  setup                   0.10    1.0%\n"
+                           "  calibration             1.20   12.0%\n"
+                           "  preflight               2.00   20.0%\n"
+                           "  clock_sync              0.05    0.5%\n"
+                           "  benchmarks              4.00   40.0%\n"
+                           "  fits                    0.25    2.5%\n"
+                           "  plots                   1.50   15.0%\n"
+                           "  other                   0.40    4.0%\n"
+                           "  slowest benchmarks    wall s   share\n"
+                           "  harness.bcopy           3.30   33.0%\n"
+                           "  harness.null            0.52    5.2%\n\n");
+    free(text);
+
+    /* Six measured benchmarks: the five slowest, slowest first; elapsed_s stands in for a
+     * record without wall_s (results written before it). */
+    json_t *benchmarks = json_object_get(root, "benchmarks");
+    static const double walls[] = {0.7, 2.5, 0.1, 9.25, 1.0, 0.3};
+    for (size_t i = 0; i < sizeof walls / sizeof walls[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "x.b%zu", i);
+        json_t *b = json_pack("{s:s, s:n, s:f}", "name", name, "skipped", "elapsed_s", walls[i]);
+        json_array_append_new(benchmarks, b);
+    }
+    text = render(root);
+    assert_contains(text, "  slowest benchmarks    wall s   share\n"
+                          "  x.b3                    9.25   92.5%\n"
+                          "  harness.bcopy           3.30   33.0%\n"
+                          "  x.b1                    2.50   25.0%\n"
+                          "  x.b4                    1.00   10.0%\n"
+                          "  x.b0                    0.70    7.0%\n\n");
+    free(text);
+
+    /* A run that stopped during setup: no phases yet, nothing over; no section, no table. */
+    json_object_set_new(root, "timings", json_pack("{s:f, s:[], s:i}", "total_s", 0.0, "phases",
+                                                   "rank0_peak_rss_bytes", 0));
+    json_array_clear(benchmarks);
+    text = render(root);
+    assert_contains(text, "\nwhere the time went \u2014 0.0 s on rank 0's clock; rank 0's peak memory -\n"
+                          "  phase                 wall s   share\n\n");
+    free(text);
+    json_object_del(root, "timings");
+    text = render(root);
+    assert_null(strstr(text, "where the time went"));
+    free(text);
+    json_decref(root);
+}
+
 static void test_report_write_error(void **state)
 {
     (void)state;
@@ -518,10 +642,12 @@ int main(void)
         cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_results_lifecycle),
         cmocka_unit_test(test_results_write_failure_keeps_files),
+        cmocka_unit_test(test_results_update_section),
         cmocka_unit_test(test_results_open_missing_dir),
         cmocka_unit_test(test_report_fixture),
         cmocka_unit_test(test_report_missing_fields),
         cmocka_unit_test(test_report_failed_points),
+        cmocka_unit_test(test_report_timings),
         cmocka_unit_test(test_report_write_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

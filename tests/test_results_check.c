@@ -46,6 +46,11 @@ static json_t *axis_at(json_t *root, size_t b, size_t a)
     return json_array_get(json_object_get(bench_at(root, b), "axes"), a);
 }
 
+static json_t *phase_at(json_t *root, size_t i)
+{
+    return json_array_get(json_object_get(json_object_get(root, "timings"), "phases"), i);
+}
+
 static void test_check_fixture(void **state)
 {
     (void)state;
@@ -119,6 +124,13 @@ static void check_broken(size_t which, json_t *root)
     case 34: json_object_del(bench2, "failed_points"); break;
     case 35: json_object_set_new(root, "failed_points", json_integer(2)); break;
     case 36: json_object_del(root, "failed_points"); break;
+    /* timings */
+    case 37: json_object_set_new(phase_at(root, 1), "wall_s", json_real(-1)); break;
+    case 38: json_object_set_new(json_object_get(root, "timings"), "total_s", json_real(5)); break;
+    case 39: json_object_set_new(phase_at(root, 2), "name", json_string("setup")); break;
+    case 40: json_object_del(json_object_get(root, "timings"), "rank0_peak_rss_bytes"); break;
+    case 41: json_object_set_new(bench0, "wall_s", json_string("3.3 s")); break;
+    case 42: json_object_set_new(root, "timings", json_array()); break;
     }
 }
 
@@ -164,6 +176,12 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[2]: missing key \"failed_points\"",
         "$.failed_points: 2 but 1 points failed in all",
         "$: missing key \"failed_points\"",
+        "$.timings.phases[1].wall_s: -1 must not be negative",
+        "$.timings.phases: the phases add up to 9.6 s, more than total_s 5 s",
+        "$.timings.phases[2]: phase \"setup\" is listed twice (at 1 and 2)",
+        "$.timings: missing key \"rank0_peak_rss_bytes\"",
+        "$.benchmarks[0].wall_s: expected number, got string",
+        "$.timings: expected object, got array",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -226,6 +244,48 @@ static void test_check_expect_bench(void **state)
     json_decref(root);
 }
 
+/* A finished run's timings (--expect-timings): every phase, and wall_s on every benchmark
+ * that was measured; a skipped one needs none, and without the option none is required. */
+static void test_check_timings_required(void **state)
+{
+    (void)state;
+    json_t *fixture = load_fixture();
+    mb_results_check_opts_t need = {.require_complete = true, .require_timings = true};
+    static const char *const expected[] = {
+        "$.timings.phases: no phase \"plots\"",
+        "$: missing key \"timings\"",
+        "$.benchmarks[2]: missing key \"wall_s\"",
+        "$.timings.phases: no phase \"calibration\"",
+    };
+    char err[512] = "";
+    if (mb_results_check(fixture, &need, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    for (size_t i = 0; i <= sizeof expected / sizeof expected[0]; i++) {
+        json_t *root = json_deep_copy(fixture);
+        json_t *phases = json_object_get(json_object_get(root, "timings"), "phases");
+        switch (i) {
+        case 0: json_array_remove(phases, 7); break;
+        case 1: json_object_del(root, "timings"); break;
+        case 2: json_object_del(bench_at(root, 2), "wall_s"); break;
+        case 3: json_array_remove(phases, 2); break;
+        case 4: json_object_del(bench_at(root, 1), "wall_s"); break; /* skipped: fine */
+        }
+        int rc = mb_results_check(root, &need, NULL, err, sizeof err);
+        if (i == sizeof expected / sizeof expected[0]) {
+            if (rc != 0)
+                fail_msg("a skipped benchmark without wall_s: %s", err);
+        } else {
+            assert_int_equal(rc, -1);
+            if (strncmp(err, expected[i], strlen(expected[i])) != 0)
+                fail_msg("case %zu: expected \"%s...\", got \"%s\"", i, expected[i], err);
+            /* Optional without --expect-timings. */
+            assert_int_equal(mb_results_check(root, NULL, NULL, err, sizeof err), 0);
+        }
+        json_decref(root);
+    }
+    json_decref(fixture);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_check_reports_path),
         cmocka_unit_test(test_check_accepts),
         cmocka_unit_test(test_check_expect_bench),
+        cmocka_unit_test(test_check_timings_required),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

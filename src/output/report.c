@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* report.txt from the results document alone: the context block (report_context.c), the
- * failed points, the summary tables (pre-flight, Howell's, the fitted models, cache levels),
+ * failed points, where the time went (report_timings.c), the summary tables (pre-flight, Howell's, the fitted models, cache levels),
  * one table per benchmark, then the points whose confidence target was missed. Failed
  * points appear in their own list and nowhere else. Everything optional prints as "-", so
  * a partial document still renders. */
@@ -16,6 +16,7 @@
 #include "report_fits.h"
 #include "report_memory.h"
 #include "report_text.h"
+#include "report_timings.h"
 
 #define REPORT_CELL_MAX 128
 #define REPORT_INDENT "  "
@@ -369,10 +370,11 @@ int mb_report_write(FILE *f, const json_t *root)
     size_t i;
     const json_t *bench;
 
-    /* What failed first, then the summary tables (seed 001's), then every benchmark's own
-     * table. */
+    /* What failed first and where the time went, then the summary tables (seed 001's),
+     * then every benchmark's own table. */
     mb_report_context(f, root);
     report_failed(f, benchmarks);
+    mb_report_timings(f, root);
     if (json_object_get(root, "preflight"))
         mb_report_preflight(f, json_object_get(root, "preflight"));
     mb_report_memory_howell(f, root);

@@ -125,6 +125,16 @@ int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char
     return results_write(r, err, errlen);
 }
 
+int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
+                             size_t errlen)
+{
+    if (json_object_set_new(r->root, key, value) != 0) {
+        snprintf(err, errlen, "%s: out of memory", r->json_path);
+        return -1;
+    }
+    return 0;
+}
+
 int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen)
 {
     int ret = -1;
@@ -135,6 +145,46 @@ int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen)
     }
     ret = results_write(r, err, errlen);
 out:
+    results_free(r);
+    return ret;
+}
+
+/* The document is read whole and written back through the run's own writers, so the
+ * update is as atomic as any write during the run and the report agrees with it. */
+int mb_results_update_section(const char *dir, const char *key, json_t *value, char *err,
+                              size_t errlen)
+{
+    int ret = -1;
+    json_error_t jerr;
+    mb_results_t *r = calloc(1, sizeof *r);
+    if (!r)
+        goto oom;
+    if (asprintf(&r->json_path, "%s/results.json", dir) < 0) {
+        r->json_path = NULL;
+        goto oom;
+    }
+    if (asprintf(&r->report_path, "%s/report.txt", dir) < 0) {
+        r->report_path = NULL;
+        goto oom;
+    }
+    r->root = json_load_file(r->json_path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!json_is_object(r->root)) {
+        if (!r->root && jerr.line > 0)
+            snprintf(err, errlen, "%s:%d:%d: malformed JSON: %s", r->json_path, jerr.line,
+                     jerr.column, jerr.text);
+        else if (!r->root)
+            snprintf(err, errlen, "%s: cannot read: %s", r->json_path, jerr.text);
+        else
+            snprintf(err, errlen, "%s: not a results document (not a JSON object)", r->json_path);
+        goto out;
+    }
+    ret = mb_results_set_section(r, key, value, err, errlen);
+    value = NULL;
+    goto out;
+oom:
+    snprintf(err, errlen, "%s: out of memory", dir);
+out:
+    json_decref(value);
     results_free(r);
     return ret;
 }

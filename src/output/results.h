@@ -19,7 +19,8 @@
  *                             "flagged", "why", ... } ], ... } (see preflight.h),
  *     "benchmarks": [ records, see docs/results.md; optional "derived": {..} and
  *                     "node_noise": the pre-flight noise of the node it ran on ],
- *     "fits" and "loggp" (see fit_results.h), "failed_points": the run's total }
+ *     "fits" and "loggp" (see fit_results.h), "failed_points": the run's total,
+ *     "timings": each phase's wall time and rank 0's peak memory (see timings.h) }
  * All times are ns per operation. */
 #ifndef MB_RESULTS_H
 #define MB_RESULTS_H
@@ -49,8 +50,22 @@ size_t mb_results_failed_points(const mb_results_t *r);
  * files atomically. Returns 0, or -1 with err. */
 int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen);
 
+/* Set the top-level section `key` (reference stolen) without writing: the next write
+ * (a benchmark, a section or close) carries it. For bookkeeping that changes with every
+ * benchmark, such as "timings", where a write of its own would double the writes. Returns 0,
+ * or -1 with err. */
+int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
+                             size_t errlen);
+
 /* Mark the run complete (or not), stamp finished_utc, rewrite both files, free r. */
 int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen);
+
+/* After the run, with no handle: replace (or add) the top-level section `key` of
+ * dir/results.json (value stolen) and rewrite results.json and report.txt atomically, as a
+ * run does. Returns 0, or -1 with err naming the file (unreadable or malformed
+ * results.json, or a failed write: the files on disk are then unchanged). */
+int mb_results_update_section(const char *dir, const char *key, json_t *value, char *err,
+                              size_t errlen);
 
 /* The whole document (borrowed reference), e.g. for tests. */
 const json_t *mb_results_json(const mb_results_t *r);

@@ -31,6 +31,7 @@
 #include "sections.h"
 #include "sysinfo.h"
 #include "timing.h"
+#include "timings.h"
 
 #define DRIVER_MAX_POINTS 4096
 
@@ -260,12 +261,32 @@ static int driver_clock_sync(mb_context_t *ctx, mb_results_t *results)
     return driver_root_ok(ctx->comm, ok) ? 0 : -1;
 }
 
+/* Rank 0 (results != NULL): the timings so far into results.json, written now or, for
+ * bookkeeping at every benchmark, with the next write. Only a warning when it fails: the
+ * figures do not depend on it, and a failing disk fails the next write of results anyway. */
+static void driver_record_timings(const mb_timings_t *timings, mb_results_t *results, bool now)
+{
+    if (!results)
+        return;
+    char err[512] = "out of memory";
+    json_t *section = mb_timings_json(timings, mb_clock_elapsed_s(), mb_timings_peak_rss_bytes());
+    int rc = !section ? -1
+             : now    ? mb_results_set_section(results, "timings", section, err, sizeof err)
+                      : mb_results_stage_section(results, "timings", section, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "mbsuite: warning: recording the timings: %s\n", err);
+}
+
+/* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
+ * record is complete; writing the files counts in the "benchmarks" phase only. The phase
+ * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                            const json_t *preflight, mb_results_t *results, double budget_s,
-                           double began_s)
+                           double began_s, mb_timings_t *timings, double *mark_s)
 {
     int failed = 0;
     for (size_t i = 0; i < nplan; i++) {
+        double bench_began_s = mb_clock_elapsed_s();
         ctx->budget_deadline_s = driver_budget_deadline_s(ctx, budget_s, began_s, plan, i, nplan);
         char progress[32];
         snprintf(progress, sizeof progress, "[%zu/%zu]", i + 1, nplan);
@@ -282,8 +303,11 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
         }
+        *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
         if (ctx->rank == 0) {
             char err[512];
+            json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
+            driver_record_timings(timings, results, false);
             if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
                 fprintf(stderr, "mbsuite: error: %s\n", err);
                 failed = 1;
@@ -296,11 +320,11 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
 }
 
 int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
-                  char **argv, char *out_dir, size_t out_dir_len)
+                  char **argv, mb_timings_t *timings, char *out_dir, size_t out_dir_len)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     int rank, size, status = 2;
-    double began_s = mb_clock_elapsed_s();
+    double began_s = mb_clock_elapsed_s(), mark_s = began_s;
     MB_MPI_CHECK(MPI_Comm_rank(comm, &rank));
     MB_MPI_CHECK(MPI_Comm_size(comm, &size));
 
@@ -343,6 +367,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     driver_make_pairs(&ctx, &layout);
     if (driver_plan(&ctx, selected, plan, &nplan) != 0)
         goto done;
+    mark_s = mb_timings_lap(timings, "setup", mark_s);
 
     status = 1;
     /* Every node calibrates its own clock, all nodes at once (its first rank; the others
@@ -361,6 +386,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
                 "loop overhead %.2f ns (node 0)\n",
                 timing.resolution_ns, timing.overhead_ns, timing.enough_ns / 1e6,
                 timing.enough_source, timing.loop_overhead_ns);
+    mark_s = mb_timings_lap(timings, "calibration", mark_s);
 
     char dir[PATH_MAX];
     bool ok = rank != 0 || driver_make_out_dir(opts->out_dir, dir, sizeof dir, err, sizeof err) == 0;
@@ -384,34 +410,47 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     }
     if (!driver_root_ok(comm, results != NULL))
         goto done;
+    mark_s = mb_timings_lap(timings, "setup", mark_s);
+    driver_record_timings(timings, results, true);
 
     if (cfg->preflight_enabled) {
         preflight = mb_preflight_run(&ctx, &layout);
         ok = rank != 0 || mb_sections_add_preflight(results, cfg, preflight, err, sizeof err) == 0;
         if (!ok)
             driver_error(rank, "%s", err);
-        if (!driver_root_ok(comm, ok))
-            goto done;
     }
+    /* Recorded when disabled too (0 s), so that every run lists the same phases; and before
+     * an abort for a noisy node, which the record then explains. */
+    mark_s = mb_timings_lap(timings, "preflight", mark_s);
+    driver_record_timings(timings, results, true);
+    if (!driver_root_ok(comm, ok))
+        goto done;
     if (driver_clock_sync(&ctx, results) != 0)
         goto done;
+    mark_s = mb_timings_lap(timings, "clock_sync", mark_s);
+    driver_record_timings(timings, results, true);
     /* --time-budget, else the configuration's [run] time_budget. */
     double budget_s = opts->time_budget_s > 0 ? opts->time_budget_s : (double)cfg->run_time_budget / 1e9;
-    if (driver_run_plan(&ctx, plan, nplan, preflight, results, budget_s, began_s) != 0)
+    if (driver_run_plan(&ctx, plan, nplan, preflight, results, budget_s, began_s, timings,
+                        &mark_s) != 0)
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }
+    mark_s = mb_timings_lap(timings, "benchmarks", mark_s);
     if (results && mb_sections_add_fits(results, dir, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }
+    mb_timings_lap(timings, "fits", mark_s);
     status = 0;
 
 done:
     if (results) {
+        /* Written by the close below; main adds the plots once they are drawn. */
+        driver_record_timings(timings, results, false);
         size_t failed_points = mb_results_failed_points(results);
         if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
             fprintf(stderr, "mbsuite: error: %s\n", err);

@@ -11,6 +11,7 @@
 
 #include "binding.h"
 #include "buildinfo.h"
+#include "clock.h"
 #include "driver.h"
 #include "node_commands.h"
 #include "options.h"
@@ -18,6 +19,8 @@
 #include "plot_command.h"
 #include "predict_command.h"
 #include "registry.h"
+#include "results.h"
+#include "timings.h"
 
 /* Before MPI_Init only the launcher's environment tells which process is rank 0; let it
  * alone print usage errors, so N ranks do not print N copies. */
@@ -33,8 +36,24 @@ static bool main_is_first_process(void)
     return true;
 }
 
+/* The plots are drawn after results.json is closed, so their phase is added by rewriting
+ * the file's "timings" (and the report); the run's figures are all on disk already, so a
+ * failure here costs only that line. */
+static void main_record_plots(mb_timings_t *timings, double plots_began_s, const char *out_dir)
+{
+    char err[1024] = "out of memory";
+    double now_s = mb_timings_lap(timings, "plots", plots_began_s);
+    json_t *section = mb_timings_json(timings, now_s, mb_timings_peak_rss_bytes());
+    if (!section || mb_results_update_section(out_dir, "timings", section, err, sizeof err) != 0)
+        fprintf(stderr, "mbsuite: warning: the plots' time is not in results.json: %s\n", err);
+}
+
 int main(int argc, char **argv)
 {
+    /* Where the run's time went counts from here: topology and MPI_Init are "startup". */
+    mb_timings_t timings;
+    mb_timings_init(&timings, mb_clock_elapsed_s());
+
     /* The pre-flight's tests on their own, without MPI. */
     if (argc > 1 && strcmp(argv[1], "mhz") == 0)
         return mb_command_mhz(argc - 1, argv + 1);
@@ -86,14 +105,16 @@ int main(int argc, char **argv)
      * 4.1 for MPI_THREAD_FUNNELED made every small message 40-60 ns slower here. The
      * OpenMP benchmarks' threads never call MPI, and MPI is called outside their regions. */
     MPI_Init(&argc, &argv);
+    mb_timings_lap(&timings, "startup", timings.began_s);
     char out_dir[4096] = "";
-    int rc = mb_driver_run(&opts, topo, self_bound, argc, argv, out_dir, sizeof out_dir);
+    int rc = mb_driver_run(&opts, topo, self_bound, argc, argv, &timings, out_dir, sizeof out_dir);
     MPI_Finalize();
     hwloc_topology_destroy(topo);
     /* Plots last, after MPI is gone: gnuplot is a child process, and forking under some
      * MPI transports is unsafe. A missing gnuplot costs the images, never the tables. */
     if (out_dir[0]) {
         char err[1024];
+        double plots_began_s = mb_clock_elapsed_s();
         int prc = mb_plot_results_dir(out_dir, err, sizeof err);
         if (prc == MB_PLOT_NO_GNUPLOT)
             fprintf(stderr, "mbsuite: %s (install gnuplot, then run: mbsuite plot %s)\n", err, out_dir);
@@ -101,6 +122,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "mbsuite: warning: plots: %s\n", err);
         else
             printf("mbsuite: plots:   %s/plots/\n", out_dir);
+        main_record_plots(&timings, plots_began_s, out_dir);
     }
     return rc;
 }

@@ -275,6 +275,8 @@ int mb_record_check(mb_check_t *c, const json_t *b, size_t *npoints, size_t *nfa
         mb_check_string(c, b, "skipped", false, true, &skipped) != 0 ||
         mb_check_number(c, b, "elapsed_s", MB_CHECK_NONNEG, NULL) != 0)
         return -1;
+    if (json_object_get(b, "wall_s") && mb_check_number(c, b, "wall_s", MB_CHECK_NONNEG, NULL) != 0)
+        return -1;
     if (json_object_get(b, "derived") && !mb_check_get(c, b, "derived", MB_CHECK_OBJECT))
         return -1;
 

@@ -293,6 +293,57 @@ static int check_preflight(mb_check_t *c, const json_t *pre, int expect_nodes)
     return 0;
 }
 
+/* "timings" (timings.h): the total, each phase's name (once) and wall time, which together
+ * fit in the total, and rank 0's peak memory. With `require`, every phase of a finished run. */
+static int check_timings(mb_check_t *c, const json_t *timings, bool require)
+{
+    static const char *const required[] = {MB_RESULTS_CHECK_PHASES};
+    double total_s = 0, sum_s = 0;
+    if (mb_check_number(c, timings, "total_s", MB_CHECK_NONNEG, &total_s) != 0 ||
+        mb_check_integer(c, timings, "rank0_peak_rss_bytes", 0, false, NULL) != 0)
+        return -1;
+    const json_t *phases = mb_check_get(c, timings, "phases", MB_CHECK_ARRAY);
+    if (!phases)
+        return -1;
+    size_t old = mb_check_push_key(c, "phases"), i;
+    const json_t *p;
+    json_array_foreach(phases, i, p)
+    {
+        size_t o = mb_check_push_index(c, i);
+        const char *name = NULL;
+        double wall_s = 0;
+        if (!json_is_object(p))
+            return mb_check_fail(c, "expected object, got %s", mb_check_type_name(p));
+        if (mb_check_string(c, p, "name", false, false, &name) != 0 ||
+            mb_check_number(c, p, "wall_s", MB_CHECK_NONNEG, &wall_s) != 0)
+            return -1;
+        for (size_t k = 0; k < i; k++) {
+            if (strcmp(json_string_value(json_object_get(json_array_get(phases, k), "name")),
+                       name) == 0)
+                return mb_check_fail(c, "phase \"%s\" is listed twice (at %zu and %zu)", name, k,
+                                     i);
+        }
+        sum_s += wall_s;
+        mb_check_pop(c, o);
+    }
+    /* Laps from one mark never overlap; the slack covers the 10 digits written. */
+    if (sum_s > total_s * (1 + 1e-8) + 1e-9)
+        return mb_check_fail(c, "the phases add up to %.10g s, more than total_s %.10g s", sum_s,
+                             total_s);
+    for (size_t r = 0; require && r < sizeof required / sizeof required[0]; r++) {
+        bool found = false;
+        json_array_foreach(phases, i, p)
+        {
+            if (strcmp(json_string_value(json_object_get(p, "name")), required[r]) == 0)
+                found = true;
+        }
+        if (!found)
+            return mb_check_fail(c, "no phase \"%s\"", required[r]);
+    }
+    mb_check_pop(c, old);
+    return 0;
+}
+
 static int check_expected(mb_check_t *c, const json_t *benchmarks, const char *want)
 {
     size_t i;
@@ -354,6 +405,19 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         mb_check_pop(&c, old);
     }
 
+    const json_t *timings = json_object_get(root, "timings");
+    bool need_timings = opts && opts->require_timings;
+    if (need_timings && !timings)
+        return mb_check_fail(&c, "missing key \"timings\"");
+    if (timings) {
+        size_t old = mb_check_push_key(&c, "timings");
+        if (!json_is_object(timings))
+            return mb_check_fail(&c, "expected object, got %s", mb_check_type_name(timings));
+        if (check_timings(&c, timings, need_timings) != 0)
+            return -1;
+        mb_check_pop(&c, old);
+    }
+
     const json_t *benchmarks = mb_check_get(&c, root, "benchmarks", MB_CHECK_ARRAY);
     if (!benchmarks)
         return -1;
@@ -370,6 +434,10 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         /* Every figure measured after a pre-flight carries its node's noise. */
         if (pre && json_is_null(json_object_get(b, "skipped")) &&
             !mb_check_get(&c, b, "node_noise", MB_CHECK_OBJECT))
+            return -1;
+        /* A run that accounts for its time does so for every benchmark it measured. */
+        if (need_timings && json_is_null(json_object_get(b, "skipped")) &&
+            mb_check_number(&c, b, "wall_s", MB_CHECK_NONNEG, NULL) != 0)
             return -1;
         mb_check_pop(&c, old);
     }

@@ -14,7 +14,12 @@ typedef struct mb_results_check_opts {
     const char *const *expect_bench; /* names that must be present and not skipped */
     size_t n_expect_bench;
     int expect_preflight_nodes; /* > 0: a "preflight" section with this many nodes */
+    bool require_timings; /* a "timings" section listing every phase of a finished run
+                             (MB_RESULTS_CHECK_PHASES), and wall_s on every measured benchmark */
 } mb_results_check_opts_t;
+
+/* The phases a finished run's "timings" lists, at least (timings.h, docs/results.md). */
+#define MB_RESULTS_CHECK_PHASES "calibration", "preflight", "clock_sync", "benchmarks", "fits", "plots"
 
 typedef struct mb_results_check_counts {
     size_t benchmarks; /* entries of "benchmarks", skipped ones included */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* "Where the time went": a run's phases (setup, calibration, pre-flight, benchmarks, fits,
+ * plots...) with their share of the run, then the benchmarks that took longest, so a slow
+ * run says at once which part to trim. A killed run's section holds the phases so far. */
+#include "report_timings.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_text.h"
+
+#define REPORT_TIMINGS_INDENT "  "
+#define REPORT_TIMINGS_SLOWEST 5
+#define REPORT_TIMINGS_MIN_WIDTH 18
+
+typedef struct report_timings_bench {
+    const char *name;
+    double wall_s;
+} report_timings_bench_t;
+
+static void report_timings_row(FILE *f, int width, const char *name, double wall_s, double total_s)
+{
+    fprintf(f, REPORT_TIMINGS_INDENT "%-*s %9.2f", width, name, wall_s);
+    if (total_s > 0)
+        fprintf(f, " %6.1f%%\n", wall_s / total_s * 100);
+    else
+        fprintf(f, " %7s\n", "-");
+}
+
+/* The measured benchmarks that took longest, slowest first: wall_s where the record has it
+ * (a run before it had only elapsed_s, the measuring part). Returns how many, at most max. */
+static size_t report_timings_slowest(const json_t *benchmarks, report_timings_bench_t *top,
+                                     size_t max)
+{
+    size_t n = 0, i;
+    const json_t *b;
+    json_array_foreach(benchmarks, i, b)
+    {
+        double s;
+        const char *name = mb_report_text_str(b, "name");
+        if (!name || mb_report_text_str(b, "skipped"))
+            continue;
+        if (!mb_report_text_num(b, "wall_s", &s) && !mb_report_text_num(b, "elapsed_s", &s))
+            continue;
+        size_t at = n < max ? n++ : max;
+        while (at > 0 && top[at - 1].wall_s < s) {
+            if (at < max)
+                top[at] = top[at - 1];
+            at--;
+        }
+        if (at < max)
+            top[at] = (report_timings_bench_t){.name = name, .wall_s = s};
+    }
+    return n;
+}
+
+void mb_report_timings(FILE *f, const json_t *root)
+{
+    const json_t *timings = json_object_get(root, "timings");
+    if (!json_is_object(timings))
+        return;
+    const json_t *phases = json_object_get(timings, "phases");
+    report_timings_bench_t top[REPORT_TIMINGS_SLOWEST];
+    size_t ntop =
+        report_timings_slowest(json_object_get(root, "benchmarks"), top, REPORT_TIMINGS_SLOWEST);
+    double total_s = 0, rss = 0, sum_s = 0, s;
+    bool has_total = mb_report_text_num(timings, "total_s", &total_s);
+    int width = REPORT_TIMINGS_MIN_WIDTH;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(phases, i, p)
+    {
+        const char *name = mb_report_text_str(p, "name");
+        if (name && (int)strlen(name) > width)
+            width = (int)strlen(name);
+    }
+    for (i = 0; i < ntop; i++) {
+        if ((int)strlen(top[i].name) > width)
+            width = (int)strlen(top[i].name);
+    }
+
+    fprintf(f, "\nwhere the time went \u2014 ");
+    if (has_total)
+        fprintf(f, "%.1f s on rank 0's clock", total_s);
+    else
+        fprintf(f, "-");
+    if (mb_report_text_num(timings, "rank0_peak_rss_bytes", &rss) && rss > 0) {
+        char mem[32];
+        mb_report_fmt_bytes(rss, mem, sizeof mem);
+        fprintf(f, "; rank 0's peak memory %s (resident)\n", mem);
+    } else {
+        fprintf(f, "; rank 0's peak memory -\n");
+    }
+    fprintf(f, REPORT_TIMINGS_INDENT "%-*s %9s %7s\n", width, "phase", "wall s", "share");
+    json_array_foreach(phases, i, p)
+    {
+        if (!mb_report_text_num(p, "wall_s", &s))
+            continue;
+        sum_s += s;
+        report_timings_row(f, width, mb_report_text_dash(mb_report_text_str(p, "name")), s,
+                           total_s);
+    }
+    /* Closing the files and MPI_Finalize belong to no phase; a killed run's total stops at
+     * its last record, so this stays small. */
+    if (has_total && total_s > sum_s)
+        report_timings_row(f, width, "other", total_s - sum_s, total_s);
+    if (ntop == 0)
+        return;
+    fprintf(f, REPORT_TIMINGS_INDENT "%-*s %9s %7s\n", width, "slowest benchmarks", "wall s",
+            "share");
+    for (i = 0; i < ntop; i++)
+        report_timings_row(f, width, top[i].name, top[i].wall_s, total_s);
+}
