@@ -269,6 +269,8 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
         uint64_t llc = mb_sysinfo_llc_bytes(topo);
         json_object_set_new(node, "memory_span_bytes",
                             json_integer((json_int_t)mb_sysinfo_memory_span_bytes(llc, 32u << 20)));
+        json_object_set_new(node, "memory_span_cap_bytes",
+                            json_integer((json_int_t)mb_sysinfo_memory_span_cap()));
         json_object_set_new(node, "memory_span_all_ranks_bytes",
                             json_integer((json_int_t)mb_sysinfo_memory_span_shared_bytes(
                                 llc, 32u << 20, layout->local_size)));
@@ -295,10 +297,23 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
                      bindings, "node_list", nodes);
 }
 
+/* One process, one configuration: a setting, not state that changes during a run. */
+static uint64_t sysinfo_memory_span_cap = MB_MEMORY_SPAN_CAP_BYTES;
+
+void mb_sysinfo_set_memory_span_cap(uint64_t cap_bytes)
+{
+    sysinfo_memory_span_cap = cap_bytes ? cap_bytes : MB_MEMORY_SPAN_CAP_BYTES;
+}
+
+uint64_t mb_sysinfo_memory_span_cap(void)
+{
+    return sysinfo_memory_span_cap;
+}
+
 uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes)
 {
     uint64_t span = llc_bytes ? 4 * llc_bytes : unknown_bytes;
-    return span < MB_MEMORY_SPAN_CAP_BYTES ? span : MB_MEMORY_SPAN_CAP_BYTES;
+    return span < sysinfo_memory_span_cap ? span : sysinfo_memory_span_cap;
 }
 
 uint64_t mb_sysinfo_memory_span_shared_bytes(uint64_t llc_bytes, uint64_t unknown_bytes,

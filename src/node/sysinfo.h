@@ -34,8 +34,15 @@ uint64_t mb_sysinfo_llc_bytes(hwloc_topology_t topo);
 #define MB_MEMORY_SPAN_CAP_BYTES ((uint64_t)256 << 20)
 
 /* The working set that is "memory" on this node: 4 x llc_bytes (unknown_bytes when the LLC
- * is unknown, 0), at most MB_MEMORY_SPAN_CAP_BYTES. */
+ * is unknown, 0), at most the cap ([shm] memory_max; MB_MEMORY_SPAN_CAP_BYTES by default). */
 uint64_t mb_sysinfo_memory_span_bytes(uint64_t llc_bytes, uint64_t unknown_bytes);
+
+/* Set the cap of mb_sysinfo_memory_span_bytes for this process (the driver, from the
+ * configuration, before anything is measured); 0 restores the default. */
+void mb_sysinfo_set_memory_span_cap(uint64_t cap_bytes);
+
+/* The cap in force. */
+uint64_t mb_sysinfo_memory_span_cap(void);
 
 /* Fewest bytes a rank's memory working set has when many share the span: several times any
  * core's private L2 (1-2 MiB today), so a rank's own caches never hold it. */

@@ -92,8 +92,12 @@ static void report_context_node(FILE *f, const json_t *system)
     if (mb_report_text_num(node, "memory_span_bytes", &mem)) {
         report_context_label(f, "memory figures");
         mb_report_fmt_bytes(mem, buf, sizeof buf);
-        fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most "
-                   "256 MiB)", buf);
+        double cap;
+        char capbuf[32] = "256M";
+        if (mb_report_text_num(node, "memory_span_cap_bytes", &cap))
+            mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
+        fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most %s, "
+                   "[shm] memory_max)", buf, capbuf);
         if (mb_report_text_num(node, "memory_span_all_ranks_bytes", &mem)) {
             mb_report_fmt_bytes(mem, buf, sizeof buf);
             fprintf(f, "; %s each when all ranks run at once (as much between them, at "

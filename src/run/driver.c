@@ -356,6 +356,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         driver_error(rank, "%s", err);
         goto done;
     }
+    mb_sysinfo_set_memory_span_cap(cfg->shm_memory_max);
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     ctx = (mb_context_t){.config = cfg, .timing = &timing, .topology = topo,
                          .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = comm,
