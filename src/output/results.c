@@ -61,20 +61,29 @@ static void results_free(mb_results_t *r)
     free(r);
 }
 
-mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, char *err, size_t errlen)
+/* A handle on dir's two files, with nothing loaded yet; NULL when out of memory. */
+static mb_results_t *results_alloc(const char *dir)
 {
     mb_results_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    if (asprintf(&r->json_path, "%s/results.json", dir) < 0)
+        r->json_path = NULL;
+    if (asprintf(&r->report_path, "%s/report.txt", dir) < 0)
+        r->report_path = NULL;
+    if (!r->json_path || !r->report_path) {
+        results_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, char *err, size_t errlen)
+{
+    mb_results_t *r = results_alloc(dir);
     if (!r) {
         snprintf(err, errlen, "%s: out of memory", dir);
         return NULL;
-    }
-    if (asprintf(&r->json_path, "%s/results.json", dir) < 0) {
-        r->json_path = NULL;
-        goto oom;
-    }
-    if (asprintf(&r->report_path, "%s/report.txt", dir) < 0) {
-        r->report_path = NULL;
-        goto oom;
     }
     /* json_pack's "O" takes a new reference; "o" would steal the caller's. */
     r->root = json_pack("{s:s, s:b, s:o, s:n, s:O?, s:O?, s:[], s:i}", "schema",
@@ -156,17 +165,9 @@ int mb_results_update_section(const char *dir, const char *key, json_t *value, c
 {
     int ret = -1;
     json_error_t jerr;
-    mb_results_t *r = calloc(1, sizeof *r);
+    mb_results_t *r = results_alloc(dir);
     if (!r)
         goto oom;
-    if (asprintf(&r->json_path, "%s/results.json", dir) < 0) {
-        r->json_path = NULL;
-        goto oom;
-    }
-    if (asprintf(&r->report_path, "%s/report.txt", dir) < 0) {
-        r->report_path = NULL;
-        goto oom;
-    }
     r->root = json_load_file(r->json_path, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(r->root)) {
         if (!r->root && jerr.line > 0)
