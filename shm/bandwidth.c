@@ -148,6 +148,12 @@ static uint64_t bw_bytes_per_op(const mb_context_t *ctx, const mb_point_t *pt)
     return pt->v[0] >= BW_COPY_MEMCPY ? 2 * bytes : bytes;
 }
 
+/* Out of cache, a point's cost grows with the bytes of its passes. */
+static uint64_t bw_touch_bytes(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    return pt->v[1] == BW_MEMORY ? bw_bytes_per_op(ctx, pt) : 0;
+}
+
 const mb_bench_t mb_bench_shm_bandwidth = {
     .name = "shm.bandwidth",
     .group = "shm",
@@ -162,4 +168,5 @@ const mb_bench_t mb_bench_shm_bandwidth = {
     .run = bw_run,
     .teardown = bw_teardown,
     .bytes_per_op = bw_bytes_per_op,
+    .touch_bytes = bw_touch_bytes,
 };

@@ -36,7 +36,7 @@ static int howell_write_setup(const mb_context_t *ctx, const mb_point_t *pt, voi
     return mb_howell_setup(ctx, pt, true, state, err, errlen);
 }
 
-#define HOWELL_BENCH(ident, bname, bscope, kind, what, how)                                   \
+#define HOWELL_BENCH(ident, bname, bscope, sharing, kind, what, how)                          \
     const mb_bench_t mb_bench_##ident = {                                                    \
         .name = bname,                                                                       \
         .group = "shm",                                                                      \
@@ -50,16 +50,17 @@ static int howell_write_setup(const mb_context_t *ctx, const mb_point_t *pt, voi
         .run = mb_howell_##kind,                                                             \
         .teardown = mb_howell_teardown,                                                      \
         .bytes_per_op = mb_howell_word_bytes,                                                \
+        .touch_bytes = mb_howell_touch_##sharing,                                            \
     }
 
 #define HOWELL_READS "latency: a dependent load in a random cyclic chase; stream: successive words"
 #define HOWELL_WRITES "stream: successive words"
 
-HOWELL_BENCH(shm_read, "shm.read", MB_SCOPE_SAMPLE_EACH, read,
+HOWELL_BENCH(shm_read, "shm.read", MB_SCOPE_SAMPLE_EACH, one, read,
              "read of own cache, own memory, neighbour's memory; one process at a time", HOWELL_READS);
-HOWELL_BENCH(shm_allread, "shm.allread", MB_SCOPE_NODE_ALL, read,
+HOWELL_BENCH(shm_allread, "shm.allread", MB_SCOPE_NODE_ALL, all, read,
              "read of own cache, own memory, neighbour's memory; all processes at once", HOWELL_READS);
-HOWELL_BENCH(shm_write, "shm.write", MB_SCOPE_SAMPLE_EACH, write,
+HOWELL_BENCH(shm_write, "shm.write", MB_SCOPE_SAMPLE_EACH, one, write,
              "write of own cache, own memory, neighbour's memory; one process at a time", HOWELL_WRITES);
-HOWELL_BENCH(shm_allwrite, "shm.allwrite", MB_SCOPE_NODE_ALL, write,
+HOWELL_BENCH(shm_allwrite, "shm.allwrite", MB_SCOPE_NODE_ALL, all, write,
              "write of own cache, own memory, neighbour's memory; all processes at once", HOWELL_WRITES);

@@ -238,6 +238,16 @@ void mb_howell_write(void *state, uint64_t iters)
     mb_use_pointer(s->words);
 }
 
+uint64_t mb_howell_touch_one(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    return pt->v[0] == HOWELL_LOCALCACHE ? 0 : mb_howell_bytes(ctx, (int)pt->v[0], 1);
+}
+
+uint64_t mb_howell_touch_all(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    return pt->v[0] == HOWELL_LOCALCACHE ? 0 : mb_howell_bytes(ctx, (int)pt->v[0], ctx->node_size);
+}
+
 uint64_t mb_howell_word_bytes(const mb_context_t *ctx, const mb_point_t *pt)
 {
     (void)ctx, (void)pt;

@@ -46,4 +46,9 @@ uint64_t mb_howell_word_bytes(const mb_context_t *ctx, const mb_point_t *pt);
  * (mb_sysinfo_memory_span_shared_bytes). */
 uint64_t mb_howell_bytes(const mb_context_t *ctx, int target, int sharers);
 
+/* The bytes a memory point sets up and walks per measuring rank (mb_bench_t.touch_bytes),
+ * one rank at a time or all of the node's at once; 0 for localcache. */
+uint64_t mb_howell_touch_one(const mb_context_t *ctx, const mb_point_t *pt);
+uint64_t mb_howell_touch_all(const mb_context_t *ctx, const mb_point_t *pt);
+
 #endif

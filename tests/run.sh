@@ -227,7 +227,20 @@ expect "[run] time_budget = none is accepted" 0 '"time_budget": "none"' -- \
 printf '[run]\ntime_budget = 0s\n' >"$TMP/budget_zero.ini"
 expect "[run] time_budget = 0s is refused, naming none" 2 'budget_zero.ini:2: .*write none' -- \
     "$EXE" --config "$TMP/budget_zero.ini" --out "$TMP/budget_zero"
-expect "a bad --time-budget is refused" 2 "option '--time-budget': 'soon' is not a number" -- "$EXE" --time-budget soon
+expect "a bad --time-budget is refused" 2 "option '--time-budget': 'soon' is not a time > 0" -- "$EXE" --time-budget soon
+expect "a negative --time-budget is refused" 2 "option '--time-budget': '-3' is not a time > 0" -- "$EXE" --time-budget -3
+expect "--time-budget takes a unit" 0 '"budget_s": 30' -- \
+    sh -c "$MPIRUN -np 1 \"$EXE\" --config \"$QUICK\" --only harness.timer --time-budget 30s --out \"$TMP/budget_unit\" >/dev/null 2>&1; cat \"$TMP/budget_unit/results.json\""
+expect "--time-budget none overrides the configuration's budget" 0 '^no budget$' -- \
+    sh -c "$MPIRUN -np 1 \"$EXE\" --config config/quick.ini --only harness.timer --time-budget none --out \"$TMP/budget_off\" >/dev/null 2>&1; test -s \"$TMP/budget_off/results.json\" && ! grep -q '\"budget_s\"' \"$TMP/budget_off/results.json\" && echo no budget"
+# A budget too short for the memory working sets cuts them (to the 8 MiB floor here) and
+# says so in results.json and the report; the run stays complete.
+expect "--time-budget: memory working sets cut, and recorded" 0 '"memory_span_cap_bytes": 8388608' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$QUICK\" --only 'shm.bandwidth,shm.read' --time-budget 0.001 --out \"$TMP/budget_span\" >/dev/null 2>&1; cat \"$TMP/budget_span/results.json\""
+expect "--time-budget: cut working sets: results complete and valid" 0 ': ok \(2 benchmarks' -- \
+    "$BUILD/tests/check_results" --complete --expect-bench shm.bandwidth --expect-bench shm.read "$TMP/budget_span/results.json"
+expect "--time-budget: the report names the cut working sets" 0 'shm.bandwidth working sets cut to 8M' -- \
+    cat "$TMP/budget_span/report.txt"
 
 # --- fitted models, predict and plots (seed 001's table and graphs) ---
 expect "quick run: report.txt has the fitted-model table" 0 'MPI Function .*Time \(us\) .*Goodness of fit \(Q\)' -- cat "$TMP/quick/report.txt"

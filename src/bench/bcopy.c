@@ -120,6 +120,12 @@ static uint64_t bcopy_bytes(const mb_context_t *ctx, const mb_point_t *pt)
     return (uint64_t)pt->v[0];
 }
 
+/* A cold point fills both spans in its setup and cycles through them. */
+static uint64_t bcopy_touch_bytes(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    return pt->v[1] == BCOPY_COLD ? 2 * bcopy_span(ctx, (uint64_t)pt->v[0]) : 0;
+}
+
 const mb_bench_t mb_bench_harness_bcopy = {
     .name = "harness.bcopy",
     .group = "harness",
@@ -133,4 +139,5 @@ const mb_bench_t mb_bench_harness_bcopy = {
     .run = bcopy_run,
     .teardown = bcopy_teardown,
     .bytes_per_op = bcopy_bytes,
+    .touch_bytes = bcopy_touch_bytes,
 };

@@ -120,6 +120,10 @@ typedef struct mb_bench {
     bool subtract_loop_overhead;
     /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
     uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
+    /* Bytes a point sets up and walks in memory (a working set beyond cache, cold buffers),
+     * per measuring rank: what its cost grows with, for the time budget's estimate
+     * (budget.h). NULL: none worth counting. */
+    uint64_t (*touch_bytes)(const mb_context_t *ctx, const mb_point_t *pt);
     /* Extra figures derived from all points (e.g. loop overhead from 1 and 2 instances);
      * a failed point's measurement has n == 0. NULL or returns a new JSON object merged
      * into the benchmark's result. */

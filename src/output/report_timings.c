@@ -55,6 +55,45 @@ static size_t report_timings_slowest(const json_t *benchmarks, report_timings_be
     return n;
 }
 
+/* What the time budget cost the figures: repetitions trimmed, points dropped, working sets
+ * cut, and by which benchmarks. Nothing when the run had no budget. */
+static void report_timings_budget(FILE *f, const json_t *root)
+{
+    const json_t *b = json_object_get(root, "time_budget");
+    double budget_s, done_s, trimmed = 0, points = 0, dropped = 0;
+    if (!mb_report_text_num(b, "budget_s", &budget_s) ||
+        !mb_report_text_num(b, "benchmarks_done_s", &done_s))
+        return;
+    mb_report_text_num(b, "points_trimmed", &trimmed);
+    mb_report_text_num(b, "points", &points);
+    mb_report_text_num(b, "points_dropped", &dropped);
+    fprintf(f,
+            REPORT_TIMINGS_INDENT "time budget %.0f s; benchmarks done at %.1f s; %.0f of %.0f "
+                                  "points ran fewer repetitions; %.0f points dropped",
+            budget_s, done_s, trimmed, points, dropped);
+    const char *sep = ": ";
+    size_t i;
+    const json_t *bench;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
+    {
+        double d = 0, cap;
+        mb_report_text_num(bench, "dropped_by_budget", &d);
+        bool cut = mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
+        if (d <= 0 && !cut)
+            continue;
+        fprintf(f, "%s%s", sep, mb_report_text_dash(mb_report_text_str(bench, "name")));
+        if (d > 0)
+            fprintf(f, " %.0f dropped", d);
+        if (cut) {
+            char mem[32];
+            mb_report_fmt_bytes(cap, mem, sizeof mem);
+            fprintf(f, "%sworking sets cut to %s", d > 0 ? ", " : " ", mem);
+        }
+        sep = "; ";
+    }
+    fputc('\n', f);
+}
+
 void mb_report_timings(FILE *f, const json_t *root)
 {
     const json_t *timings = json_object_get(root, "timings");
@@ -105,6 +144,7 @@ void mb_report_timings(FILE *f, const json_t *root)
      * its last record, so this stays small. */
     if (has_total && total_s > sum_s)
         report_timings_row(f, width, "other", total_s - sum_s, total_s);
+    report_timings_budget(f, root);
     if (ntop == 0)
         return;
     fprintf(f, REPORT_TIMINGS_INDENT "%-*s %9s %7s\n", width, "slowest benchmarks", "wall s",

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include "bench.h"
+#include "budget.h"
 #include "clock_sync.h"
 #include "config.h"
 #include "fileutil.h"
@@ -217,31 +218,56 @@ static void driver_free_pairs(mb_context_t *ctx)
         MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_inter));
 }
 
-/* The share of a time budget kept for what follows the benchmarks (fits, report, plots). */
-#define DRIVER_BUDGET_RESERVE 0.08
-
-/* --time-budget: benchmark `from` may use the time left for benchmarks, less what the
- * benchmarks after it need at the least (their points at a warm-up and min_experiments
- * intervals of enough each). So a run that fits its budget loses nothing, and one that
- * does not still ends on time: the benchmarks that find little time left run fewer
- * repetitions and coarser grids (point_order.h). The same on every rank (rank 0's clock
- * decides). */
-static double driver_budget_deadline_s(const mb_context_t *ctx, double budget_s, double began_s,
-                                       const driver_plan_t *plan, size_t from, size_t nplan)
+/* --time-budget: the time benchmark i of the plan may use (budget.h: its estimate against
+ * those still to run, scaled by how the run has gone), and the working-set cap that fits
+ * it; rank 0 decides for every rank. Its deadline then orders and trims its points
+ * (point_order.h, loop_rules.h). */
+static void driver_budget_share(const mb_context_t *ctx, const mb_budget_t *bg,
+                                const mb_budget_estimate_t *est, size_t i, size_t nplan,
+                                uint64_t span_cap, double *deadline_s, uint64_t *cap_bytes)
 {
-    if (budget_s <= 0)
-        return 0;
-    const mb_config_t *cfg = ctx->config;
-    double point_min_s =
-        ((double)cfg->run_warmup + (double)(cfg->run_min_experiments + 1) * ctx->timing->enough_ns) / 1e9;
-    size_t points_after = 0;
-    for (size_t i = from + 1; i < nplan; i++)
-        points_after += plan[i].skip_reason ? 0 : plan[i].npoints;
+    mb_budget_estimate_t rest = {0, 0};
+    for (size_t j = i + 1; j < nplan; j++) {
+        rest.points_s += est[j].points_s;
+        rest.touch_s += est[j].touch_s;
+    }
     double now_s = mb_clock_elapsed_s();
-    double left_s = budget_s * (1 - DRIVER_BUDGET_RESERVE) - (now_s - began_s);
-    double deadline_s = now_s + fmax(left_s - (double)points_after * point_min_s, 0);
-    MB_MPI_CHECK(MPI_Bcast(&deadline_s, 1, MPI_DOUBLE, 0, ctx->comm));
-    return deadline_s;
+    double share_s = mb_budget_share_s(bg, now_s, est[i], rest);
+    double v[2] = {now_s + share_s,
+                   (double)mb_budget_span_cap(span_cap, share_s, est[i], mb_budget_slowness(bg))};
+    MB_MPI_CHECK(MPI_Bcast(v, 2, MPI_DOUBLE, 0, ctx->comm));
+    *deadline_s = v[0];
+    *cap_bytes = (uint64_t)v[1];
+}
+
+/* A benchmark whose share is too short for its working sets measures smaller ones: its
+ * points planned again under the lower cap (the memory curve loses its largest sizes,
+ * which count as dropped). Returns how many points that dropped, or -1 on error. */
+static long driver_replan_span(const mb_context_t *ctx, driver_plan_t *p, uint64_t cap_bytes)
+{
+    mb_sysinfo_set_memory_span_cap(cap_bytes);
+    char err[512] = "";
+    int n = mb_measure_points(p->bench, ctx, p->points, DRIVER_MAX_POINTS, err, sizeof err);
+    if (n <= 0) {
+        driver_error(ctx->rank, "%s",
+                     err[0] ? err : "no points under the budget's working-set cap");
+        return -1;
+    }
+    long dropped = (long)p->npoints - n;
+    p->npoints = (size_t)n;
+    return dropped > 0 ? dropped : 0;
+}
+
+/* Rank 0: a benchmark measured on working sets cut by the budget says so in its record. */
+static void driver_note_span_cut(json_t *result, uint64_t cap_bytes, long dropped)
+{
+    json_object_set_new(result, "memory_span_cap_bytes", json_integer((json_int_t)cap_bytes));
+    json_int_t before = json_integer_value(json_object_get(result, "dropped_by_budget"));
+    if (dropped > 0)
+        json_object_set_new(result, "dropped_by_budget", json_integer(before + dropped));
+    fprintf(stderr, "mbsuite: %s: the time budget cut its working sets to %llu MiB\n",
+            json_string_value(json_object_get(result, "name")),
+            (unsigned long long)(cap_bytes >> 20));
 }
 
 /* Every rank's clock offset to world rank 0 (clock_sync.h), for entry skews and common
@@ -285,9 +311,34 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                            double began_s, mb_timings_t *timings, double *mark_s)
 {
     int failed = 0;
+    mb_budget_t bg = {.budget_s = budget_s, .began_s = began_s};
+    uint64_t span_cap = mb_sysinfo_memory_span_cap();
+    mb_budget_estimate_t *est = calloc(nplan ? nplan : 1, sizeof *est);
+    if (!est)
+        mb_mpi_fail("calloc in driver_run_plan", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    for (size_t i = 0; i < nplan; i++)
+        if (!plan[i].skip_reason)
+            est[i] = mb_budget_estimate(ctx, plan[i].bench, plan[i].points, plan[i].npoints);
     for (size_t i = 0; i < nplan; i++) {
         double bench_began_s = mb_clock_elapsed_s();
-        ctx->budget_deadline_s = driver_budget_deadline_s(ctx, budget_s, began_s, plan, i, nplan);
+        uint64_t cap_bytes = span_cap;
+        long span_dropped = 0;
+        ctx->budget_deadline_s = 0;
+        if (budget_s > 0 && !plan[i].skip_reason) {
+            driver_budget_share(ctx, &bg, est, i, nplan, span_cap, &ctx->budget_deadline_s,
+                                &cap_bytes);
+            if (cap_bytes < span_cap) {
+                double touch_s = est[i].touch_s;
+                span_dropped = driver_replan_span(ctx, &plan[i], cap_bytes);
+                if (span_dropped < 0) {
+                    failed = 1;
+                    break;
+                }
+                est[i] = mb_budget_estimate(ctx, plan[i].bench, plan[i].points, plan[i].npoints);
+                if (est[i].touch_s >= touch_s)
+                    cap_bytes = span_cap; /* its working sets are set otherwise (the config) */
+            }
+        }
         char progress[32];
         snprintf(progress, sizeof progress, "[%zu/%zu]", i + 1, nplan);
         json_t *result;
@@ -298,14 +349,23 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
+            mb_sysinfo_set_memory_span_cap(span_cap);
             /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
             json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
         }
         *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
+        mb_budget_done(&bg, est[i],
+                       ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
+                       *mark_s - bench_began_s);
         if (ctx->rank == 0) {
             char err[512];
+            if (cap_bytes < span_cap)
+                driver_note_span_cut(result, cap_bytes, span_dropped);
+            if (ctx->budget_deadline_s > 0)
+                json_object_set_new(result, "budget_share_s",
+                                    json_real(ctx->budget_deadline_s - bench_began_s));
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
             driver_record_timings(timings, results, false);
             if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
@@ -313,10 +373,13 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 failed = 1;
             }
         }
-        if (!driver_root_ok(ctx->comm, !failed))
-            return -1;
+        if (!driver_root_ok(ctx->comm, !failed)) {
+            failed = 1;
+            break;
+        }
     }
-    return 0;
+    free(est);
+    return failed ? -1 : 0;
 }
 
 int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
@@ -430,8 +493,10 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
     mark_s = mb_timings_lap(timings, "clock_sync", mark_s);
     driver_record_timings(timings, results, true);
-    /* --time-budget, else the configuration's [run] time_budget. */
-    double budget_s = opts->time_budget_s > 0 ? opts->time_budget_s : (double)cfg->run_time_budget / 1e9;
+    /* --time-budget (none: no budget), else the configuration's [run] time_budget. */
+    double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
+                      : opts->time_budget_s < 0 ? 0
+                                                : (double)cfg->run_time_budget / 1e9;
     if (driver_run_plan(&ctx, plan, nplan, preflight, results, budget_s, began_s, timings,
                         &mark_s) != 0)
         goto done;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
+#include "config_units.h"
+
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,9 +30,11 @@ void mb_options_usage(FILE *f)
           "                      beside the executable\n"
           "  --out DIR           output directory; default results/<UTC time>-<host>/\n"
           "  --only GLOB[,GLOB]  run only the benchmarks whose names match (e.g. 'harness.*')\n"
-          "  --time-budget SECONDS\n"
-          "                      keep the suite within this time by running fewer repetitions\n"
-          "                      (at least 3 per point); sizes and process counts are kept\n"
+          "  --time-budget TIME  end the run within about TIME (seconds, or with a unit: 90s;\n"
+          "                      none: no budget), overriding [run] time_budget: smaller\n"
+          "                      working sets, fewer repetitions (at least 3 per point),\n"
+          "                      then coarser size grids and fewer process counts, each\n"
+          "                      recorded in results.json and the report\n"
           "  --list              list the benchmarks, one line each, and exit\n"
           "  --version           print the version and exit\n"
           "  --help              print this help and exit\n"
@@ -55,9 +59,17 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
         case 'd': opts->out_dir = optarg; break;
         case 't': {
             char *end;
-            opts->time_budget_s = strtod(optarg, &end);
-            if (end == optarg || *end || !isfinite(opts->time_budget_s) || opts->time_budget_s <= 0) {
-                snprintf(err, errlen, "option '--time-budget': '%s' is not a number of seconds > 0", optarg);
+            uint64_t ns = 0;
+            double s = strtod(optarg, &end);
+            if (end == optarg || *end)
+                s = mb_units_parse_duration(optarg, &ns, NULL, 0) == 0 ? (double)ns / 1e9 : 0;
+            /* none: no budget, even where the configuration sets one */
+            opts->time_budget_s = strcmp(optarg, "none") == 0 ? -1 : s;
+            if (!isfinite(s) || (s <= 0 && opts->time_budget_s != -1)) {
+                snprintf(err, errlen,
+                         "option '--time-budget': '%s' is not a time > 0 (seconds, or with a unit "
+                         "as in 90s), nor none",
+                         optarg);
                 return -1;
             }
             break;

@@ -19,7 +19,7 @@ typedef struct mb_options {
     const char *config_path; /* NULL: config/default.ini beside the executable */
     const char *out_dir;     /* NULL: results/<UTC time>-<host> */
     const char *only;        /* comma-separated globs, NULL for all */
-    double time_budget_s;    /* --time-budget; 0: none */
+    double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
 } mb_options_t;
 
 /* Parse argv. Returns 0, or -1 with a message naming the option in err. */

@@ -48,12 +48,13 @@ int mb_sections_add_clock_sync(mb_results_t *results, double max_abs_offset_ns,
 int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s, char *err,
                            size_t errlen)
 {
-    size_t trimmed = 0, points = 0, dropped = 0, coarsened = 0, i, j;
+    size_t trimmed = 0, points = 0, dropped = 0, coarsened = 0, span_cut = 0, i, j;
     json_t *bench, *pt;
     json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, bench) {
         json_int_t d = json_integer_value(json_object_get(bench, "dropped_by_budget"));
         dropped += (size_t)d;
         coarsened += d > 0;
+        span_cut += json_object_get(bench, "memory_span_cap_bytes") != NULL;
         json_array_foreach(json_object_get(bench, "points"), j, pt) {
             points++;
             trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
@@ -63,20 +64,23 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
     fprintf(stderr,
             "mbsuite: time budget %.0f s, benchmarks done at %.1f s: %zu of %zu points ran fewer "
             "repetitions (at least %d); %zu benchmark%s measured a coarser grid (%zu points "
-            "dropped)\n",
+            "dropped); %zu on smaller working sets\n",
             budget_s, spent, trimmed, points, MB_LOOP_BUDGET_FLOOR, coarsened,
-            coarsened == 1 ? "" : "s", dropped);
-    json_t *b = json_pack("{s:f, s:f, s:I, s:I, s:i, s:I, s:I, s:s}", "budget_s", budget_s,
-                          "benchmarks_done_s", spent, "points", (json_int_t)points,
-                          "points_trimmed", (json_int_t)trimmed, "min_experiments",
-                          MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
-                          "points_dropped", (json_int_t)dropped, "how",
-                          "each benchmark may use the time left less the least the benchmarks "
-                          "after it need (warm-up and min_experiments per point); within it, "
-                          "points run coarse to fine (both ends of every axis first, then the "
-                          "size grid halved, process counts before finer sizes); first fewer "
-                          "repetitions per point (trimmed_by_budget), then the finest sizes and "
-                          "process counts not reached are dropped (dropped_by_budget)");
+            coarsened == 1 ? "" : "s", dropped, span_cut);
+    json_t *b = json_pack(
+        "{s:f, s:f, s:I, s:I, s:i, s:I, s:I, s:I, s:s}", "budget_s", budget_s, "benchmarks_done_s",
+        spent, "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
+        "min_experiments", MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
+        "points_dropped", (json_int_t)dropped, "benchmarks_span_cut", (json_int_t)span_cut, "how",
+        "each benchmark is estimated before it runs: its points at a warm-up and "
+        "min_experiments intervals of enough, plus the bytes of its working sets, scaled by how "
+        "much slower than estimated the run has gone; when all fit, it may use the time left "
+        "less the rest's estimates; when not, every benchmark keeps its points' time and the "
+        "working sets share what is left, cut to fit (memory_span_cap_bytes); when not even the "
+        "points fit, the time left is shared in proportion to them; within a benchmark, points "
+        "run coarse to fine (both ends of every axis first, then the size grid halved, process "
+        "counts before finer sizes); first fewer repetitions per point (trimmed_by_budget), then "
+        "the finest sizes and process counts not reached are dropped (dropped_by_budget)");
     return mb_results_set_section(results, "time_budget", b, err, errlen);
 }
 

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* Sharing a time budget out among the benchmarks (budget.h). */
+#include "budget.h"
+
+#include <math.h>
+
+#include "rank_sample.h"
+
+mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
+                                        const mb_point_t *pts, size_t npts)
+{
+    const mb_config_t *cfg = ctx->config;
+    double point_s = ((double)cfg->run_warmup +
+                      (double)(cfg->run_min_experiments + 1) * ctx->timing->enough_ns) /
+                     1e9;
+    /* Ranks taking turns measure each point once each. */
+    int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
+    mb_budget_estimate_t est = {0, 0};
+    for (size_t i = 0; i < npts; i++) {
+        bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
+        double times = taking_turns && turns > 1 ? turns : 1;
+        est.points_s += times * point_s;
+        if (b->touch_bytes)
+            est.touch_s +=
+                times * (double)b->touch_bytes(ctx, &pts[i]) * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9;
+    }
+    return est;
+}
+
+static double budget_ratio(double spent_s, double estimated_s)
+{
+    return estimated_s > 0 ? fmin(fmax(spent_s / estimated_s, 0.25), 20) : 1;
+}
+
+mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg)
+{
+    return (mb_budget_slowness_t){
+        .points = budget_ratio(bg->points_spent_s, bg->estimated.points_s),
+        .touch = budget_ratio(bg->touch_spent_s, bg->estimated.touch_s),
+    };
+}
+
+double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
+                         mb_budget_estimate_t rest)
+{
+    double left_s = bg->budget_s * (1 - MB_BUDGET_RESERVE) - (now_s - bg->began_s);
+    if (left_s <= 0)
+        return 0;
+    mb_budget_slowness_t slow = mb_budget_slowness(bg);
+    double own_points_s = slow.points * own.points_s, own_touch_s = slow.touch * own.touch_s;
+    double rest_points_s = slow.points * rest.points_s, rest_touch_s = slow.touch * rest.touch_s;
+    double rest_s = rest_points_s + rest_touch_s;
+    if (own_points_s + own_touch_s + rest_s <= left_s)
+        return left_s - rest_s;
+    /* Every benchmark's points first; the working sets share what is left over. */
+    double points_s = own_points_s + rest_points_s;
+    if (points_s <= left_s)
+        return own_points_s + (left_s - points_s) * own_touch_s / (own_touch_s + rest_touch_s);
+    return points_s > 0 ? left_s * own_points_s / points_s : 0;
+}
+
+uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estimate_t est,
+                            mb_budget_slowness_t slow)
+{
+    double points_s = est.points_s * slow.points, touch_s = est.touch_s * slow.touch;
+    if (touch_s <= 0 || points_s + touch_s <= share_s)
+        return cap_bytes;
+    double fits = (share_s - points_s) / touch_s;
+    double cap = fits > 0 ? (double)cap_bytes * fits : 0;
+    uint64_t mib = (uint64_t)1 << 20;
+    uint64_t scaled = cap >= (double)cap_bytes ? cap_bytes : (uint64_t)cap / mib * mib;
+    if (scaled < MB_BUDGET_SPAN_FLOOR_BYTES)
+        scaled = MB_BUDGET_SPAN_FLOOR_BYTES;
+    return scaled < cap_bytes ? scaled : cap_bytes;
+}
+
+void mb_budget_done(mb_budget_t *bg, mb_budget_estimate_t est, double share_s, double spent_s)
+{
+    mb_budget_slowness_t slow = mb_budget_slowness(bg);
+    double expected_s = est.points_s * slow.points + est.touch_s * slow.touch;
+    if (share_s > 0 && share_s < expected_s && spent_s < expected_s)
+        return;
+    if (est.touch_s <= 0) {
+        bg->estimated.points_s += est.points_s;
+        bg->points_spent_s += spent_s;
+        return;
+    }
+    double points_s = est.points_s * slow.points;
+    bg->estimated.touch_s += est.touch_s;
+    bg->touch_spent_s += fmax(spent_s - points_s, 0);
+}

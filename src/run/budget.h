@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* How a time budget (--time-budget, [run] time_budget) is shared out among the benchmarks.
+ * Each benchmark's cost is estimated before it runs: its points at a warm-up and
+ * min_experiments + 1 intervals of enough, plus the bytes its points set up and walk in
+ * memory (mb_bench_t.touch_bytes) at a fixed rate; the estimates are scaled by how much
+ * slower than estimated the run has gone so far. A benchmark gets all of the slack when
+ * everything fits, so a run that fits loses nothing; when it does not, the points' grids are
+ * kept first and the memory work is cut: a benchmark whose share is shorter than its memory
+ * work needs runs on smaller working sets ("the largest that fits the time"), and says so.
+ * Pure arithmetic; the driver applies it and rank 0's clock decides. */
+#ifndef MB_BUDGET_H
+#define MB_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+/* The share of a budget kept for what follows the benchmarks (fits, report, plots). */
+#define MB_BUDGET_RESERVE 0.08
+/* Estimated ns per byte a point sets up or walks beyond cache: random chains of 256 MiB
+ * took 2.4 s to build and lap, and memory-resident bandwidth points 2.3 s per 256 MiB over
+ * their experiments, on the 2-core KVM machine (about 9 ns/byte); with the sizes in cache
+ * cheaper, a default run there spent about 3.4 ns per byte of its working sets. */
+#define MB_BUDGET_TOUCH_NS_PER_BYTE 4.0
+/* The smallest working set a budget may leave a memory figure with. */
+#define MB_BUDGET_SPAN_FLOOR_BYTES ((uint64_t)8 << 20)
+
+/* A benchmark's cost estimate, in two parts: per-point experiments and memory work. */
+typedef struct mb_budget_estimate {
+    double points_s; /* warm-up and minimum experiments of every point */
+    double touch_s;  /* setting up and walking the points' working sets */
+} mb_budget_estimate_t;
+
+/* How many times slower than estimated each part has run so far (mb_budget_slowness). */
+typedef struct mb_budget_slowness {
+    double points, touch;
+} mb_budget_slowness_t;
+
+typedef struct mb_budget {
+    double budget_s; /* 0: no budget */
+    double began_s;  /* the run's start, on mb_clock_elapsed_s() */
+    /* The benchmarks done so far: estimates and wall times, those with working sets apart
+     * (their wall time less their points' estimate counts as memory work), so that one
+     * part's error does not skew the other's share. */
+    mb_budget_estimate_t estimated;
+    double points_spent_s, touch_spent_s;
+} mb_budget_t;
+
+/* The estimate of npts points of b under ctx's configuration and calibration. */
+mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
+                                        const mb_point_t *pts, size_t npts);
+
+/* How many times slower than estimated the benchmarks done so far ran, points and memory
+ * work apart (1 before any), each within [0.25, 20], so one odd benchmark cannot starve or
+ * flood the rest. */
+mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg);
+
+/* The seconds from now_s that a benchmark estimated at own may use, when those still to run
+ * after it are estimated at rest (both before slowness): everything left less the rest when
+ * all fits; else its points' time, and the time left after every benchmark's points shared
+ * in proportion to the working sets' (which then get cut); when even the points do not
+ * fit, the time left in proportion to them (fewer repetitions, coarser grids). 0 when
+ * nothing is left. */
+double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
+                         mb_budget_estimate_t rest);
+
+/* The working-set cap that fits a share: cap_bytes scaled by the part of share_s left to
+ * the memory work after the points' own time (slowness applied), rounded down to a MiB,
+ * at least MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when the estimate fits. */
+uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estimate_t est,
+                            mb_budget_slowness_t slow);
+
+/* Record a benchmark done: its estimate, the share it had (0: no budget) and its wall time.
+ * One that ended on its share's deadline before its estimate says nothing of the rates. */
+void mb_budget_done(mb_budget_t *bg, mb_budget_estimate_t est, double share_s, double spent_s);
+
+#endif

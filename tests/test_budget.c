@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* How a time budget is shared out (budget.h): estimates, slowness, shares and the working-set
+ * cap, against figures worked out by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "budget.h"
+
+#define MIB ((uint64_t)1 << 20)
+
+static uint64_t fake_touch(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    (void)ctx;
+    return (uint64_t)pt->v[0];
+}
+
+/* 3 points, a warm-up of 10 ms and 11 + 1 intervals of 1 ms each: 22 ms a point; touch
+ * bytes 0, 100 MB and 150 MB at MB_BUDGET_TOUCH_NS_PER_BYTE. Taking turns on a node of 8
+ * ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns). */
+static void test_estimate_by_hand(void **state)
+{
+    (void)state;
+    mb_config_t cfg;
+    mb_config_defaults(&cfg);
+    cfg.run_warmup = 10000000;
+    cfg.run_min_experiments = 11;
+    mb_timing_t timing = {.enough_ns = 1e6};
+    mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 8};
+    mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_touch};
+    mb_point_t pts[3] = {{.v = {0}}, {.v = {100000000}}, {.v = {150000000}}};
+    mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
+    assert_float_equal(e.points_s, 3 * 0.022, 1e-12);
+    assert_float_equal(e.touch_s, 250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9, 1e-9);
+    b.scope = MB_SCOPE_SAMPLE_EACH;
+    e = mb_budget_estimate(&ctx, &b, pts, 3);
+    assert_float_equal(e.points_s, 4 * 3 * 0.022, 1e-12);
+    assert_float_equal(e.touch_s, 4 * 250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9, 1e-9);
+    b.touch_bytes = NULL;
+    e = mb_budget_estimate(&ctx, &b, pts, 3);
+    assert_float_equal(e.touch_s, 0, 0);
+}
+
+static mb_budget_estimate_t est(double points_s, double touch_s)
+{
+    return (mb_budget_estimate_t){.points_s = points_s, .touch_s = touch_s};
+}
+
+/* Points and memory work apart: a benchmark without working sets teaches the points' rate;
+ * one with them, its wall time less its points' (at that rate), the memory rate. */
+static void test_slowness_by_part(void **state)
+{
+    (void)state;
+    mb_budget_t bg = {.budget_s = 100};
+    mb_budget_slowness_t s = mb_budget_slowness(&bg);
+    assert_float_equal(s.points, 1, 0);
+    assert_float_equal(s.touch, 1, 0);
+    mb_budget_done(&bg, est(10, 0), 0, 15);
+    mb_budget_done(&bg, est(10, 0), 0, 25);
+    s = mb_budget_slowness(&bg);
+    assert_float_equal(s.points, 2, 1e-12);
+    assert_float_equal(s.touch, 1, 0);
+    /* 4 s of points at 2x = 8 s; 38 - 8 = 30 s for 10 s of memory work: 3x. */
+    mb_budget_done(&bg, est(4, 10), 0, 38);
+    s = mb_budget_slowness(&bg);
+    assert_float_equal(s.points, 2, 1e-12);
+    assert_float_equal(s.touch, 3, 1e-12);
+    /* Ended on its share (5 s of an expected 20 s): says nothing. */
+    mb_budget_done(&bg, est(10, 0), 5, 5);
+    assert_float_equal(mb_budget_slowness(&bg).points, 2, 1e-12);
+    /* Clamped. */
+    mb_budget_t fast = {.budget_s = 100};
+    mb_budget_done(&fast, est(100, 0), 0, 1);
+    assert_float_equal(mb_budget_slowness(&fast).points, 0.25, 0);
+    mb_budget_t slow = {.budget_s = 100};
+    mb_budget_done(&slow, est(1, 0), 0, 100);
+    assert_float_equal(mb_budget_slowness(&slow).points, 20, 0);
+}
+
+/* Budget 100 s, run began at 0, now 8 s: left = 92 - 8 = 84 s. */
+static void test_share_by_hand(void **state)
+{
+    (void)state;
+    mb_budget_t bg = {.budget_s = 100, .began_s = 0};
+    /* Everything fits (10 + 30 <= 84): this one gets all but the rest's 30. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(4, 6), est(30, 0)), 54, 1e-9);
+    /* It does not (60 + 108 > 84), but the points do (10 + 14 <= 84): its 10 s of points and
+     * the 60 s left over in proportion to the working sets, 60 * 50 / 100 = 30. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 50), est(14, 50)), 40, 1e-9);
+    /* A benchmark without working sets keeps its points' time. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(14, 0), est(10, 100)), 14, 1e-9);
+    /* Not even the points fit (60 + 108 > 84): in proportion to them, 84 * 60 / 168 = 30. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(60, 5), est(108, 5)), 30, 1e-9);
+    /* Points running 2x slow double their side: 20 + 60 <= 84 fits, 84 - 60 = 24. */
+    mb_budget_done(&bg, est(5, 0), 0, 10);
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 0), est(30, 0)), 24, 1e-9);
+    /* Nothing left. */
+    assert_float_equal(mb_budget_share_s(&bg, 95, est(10, 0), est(30, 0)), 0, 0);
+}
+
+static void test_span_cap_by_hand(void **state)
+{
+    (void)state;
+    uint64_t cap = 256 * MIB;
+    mb_budget_slowness_t one = {1, 1}, two = {2, 2};
+    /* Fits: 2 + 10 <= 20. */
+    mb_budget_estimate_t e = est(2, 10);
+    assert_int_equal(mb_budget_span_cap(cap, 20, e, one), cap);
+    /* Half the memory work fits: (7 - 2) / 10 of 256 MiB = 128 MiB. */
+    assert_int_equal(mb_budget_span_cap(cap, 7, e, one), 128 * MIB);
+    /* Slowness 2: (14 - 4) / 20 = the same half. */
+    assert_int_equal(mb_budget_span_cap(cap, 14, e, two), 128 * MIB);
+    /* Rounded down to a MiB: 0.3 of 256 MiB = 76.8 MiB -> 76 MiB. */
+    assert_int_equal(mb_budget_span_cap(cap, 5, e, one), 76 * MIB);
+    /* Never under the floor, even with no time for memory at all. */
+    assert_int_equal(mb_budget_span_cap(cap, 1, e, one), MB_BUDGET_SPAN_FLOOR_BYTES);
+    /* No memory work: nothing to cut. */
+    assert_int_equal(mb_budget_span_cap(cap, 1, est(50, 0), one), cap);
+    /* A cap already under the floor stays. */
+    assert_int_equal(mb_budget_span_cap(4 * MIB, 1, e, one), 4 * MIB);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_estimate_by_hand),
+        cmocka_unit_test(test_slowness_by_part),
+        cmocka_unit_test(test_share_by_hand),
+        cmocka_unit_test(test_span_cap_by_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
