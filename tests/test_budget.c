@@ -113,6 +113,8 @@ static void test_span_cap_by_hand(void **state)
     assert_int_equal(mb_budget_span_cap(cap, 7, e, one), 128 * MIB);
     /* Slowness 2: (14 - 4) / 20 = the same half. */
     assert_int_equal(mb_budget_span_cap(cap, 14, e, two), 128 * MIB);
+    /* Nearly fits ((11.5 - 2) / 10 = 0.95 >= MB_BUDGET_SPAN_KEEP): kept whole. */
+    assert_int_equal(mb_budget_span_cap(cap, 11.5, e, one), cap);
     /* Rounded down to a MiB: 0.3 of 256 MiB = 76.8 MiB -> 76 MiB. */
     assert_int_equal(mb_budget_span_cap(cap, 5, e, one), 76 * MIB);
     /* Never under the floor, even with no time for memory at all. */

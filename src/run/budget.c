@@ -66,6 +66,8 @@ uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estima
     if (touch_s <= 0 || points_s + touch_s <= share_s)
         return cap_bytes;
     double fits = (share_s - points_s) / touch_s;
+    if (fits >= MB_BUDGET_SPAN_KEEP)
+        return cap_bytes;
     double cap = fits > 0 ? (double)cap_bytes * fits : 0;
     uint64_t mib = (uint64_t)1 << 20;
     uint64_t scaled = cap >= (double)cap_bytes ? cap_bytes : (uint64_t)cap / mib * mib;

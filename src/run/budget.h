@@ -23,6 +23,9 @@
  * their experiments, on the 2-core KVM machine (about 9 ns/byte); with the sizes in cache
  * cheaper, a default run there spent about 3.4 ns per byte of its working sets. */
 #define MB_BUDGET_TOUCH_NS_PER_BYTE 4.0
+/* Working sets are cut only when less than this fraction of them fits the share: a cut of
+ * a few percent changes no figure, and the budget's reserve absorbs the difference. */
+#define MB_BUDGET_SPAN_KEEP 0.9
 /* The smallest working set a budget may leave a memory figure with. */
 #define MB_BUDGET_SPAN_FLOOR_BYTES ((uint64_t)8 << 20)
 
@@ -67,7 +70,8 @@ double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate
 
 /* The working-set cap that fits a share: cap_bytes scaled by the part of share_s left to
  * the memory work after the points' own time (slowness applied), rounded down to a MiB,
- * at least MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when the estimate fits. */
+ * at least MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when the estimate fits, or nearly
+ * (MB_BUDGET_SPAN_KEEP). */
 uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estimate_t est,
                             mb_budget_slowness_t slow);
 
