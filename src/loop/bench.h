@@ -39,8 +39,12 @@ typedef struct mb_context {
     bool has_pair_intra, has_pair_inter;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
     /* --time-budget: when (mb_clock_elapsed_s on world rank 0) this benchmark's share of it
-     * ends; 0: no budget. Points are then measured coarse to fine (point_order.h). */
+     * ends; 0: no budget. With budget_coarse_first (the share may not hold all its points),
+     * points are measured coarse to fine (point_order.h) and the finest may be dropped;
+     * else in their own order, only fewer repetitions when late: a drift of the machine
+     * then shows as one step in d, not as a zig-zag between the grid's levels. */
     double budget_deadline_s;
+    bool budget_coarse_first;
     /* During a point's setup and measurement: the communicator of the ranks measuring it
      * (the pair, the node, the first p ranks, or all). */
     MPI_Comm measure_comm;

@@ -352,7 +352,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
      * with one, coarse to fine, so that where the budget ends the benchmark, the points
      * measured still span its axes. */
     size_t ends = npts;
-    if (ctx->budget_deadline_s > 0)
+    if (ctx->budget_deadline_s > 0 && ctx->budget_coarse_first)
         ends = mb_point_order(b, pts, npts, order);
     else
         for (size_t i = 0; i < npts; i++)

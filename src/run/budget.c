@@ -76,10 +76,16 @@ uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estima
     return scaled < cap_bytes ? scaled : cap_bytes;
 }
 
+double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est)
+{
+    mb_budget_slowness_t slow = mb_budget_slowness(bg);
+    return est.points_s * slow.points + est.touch_s * slow.touch;
+}
+
 void mb_budget_done(mb_budget_t *bg, mb_budget_estimate_t est, double share_s, double spent_s)
 {
     mb_budget_slowness_t slow = mb_budget_slowness(bg);
-    double expected_s = est.points_s * slow.points + est.touch_s * slow.touch;
+    double expected_s = mb_budget_expected_s(bg, est);
     if (share_s > 0 && share_s < expected_s && spent_s < expected_s)
         return;
     if (est.touch_s <= 0) {

@@ -68,6 +68,9 @@ mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg);
 double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
                          mb_budget_estimate_t rest);
 
+/* The time a benchmark estimated at est should take at the run's slowness so far. */
+double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est);
+
 /* The working-set cap that fits a share: cap_bytes scaled by the part of share_s left to
  * the memory work after the points' own time (slowness applied), rounded down to a MiB,
  * at least MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when the estimate fits, or nearly

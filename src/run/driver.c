@@ -218,13 +218,17 @@ static void driver_free_pairs(mb_context_t *ctx)
         MB_MPI_CHECK(MPI_Comm_free(&ctx->pair_inter));
 }
 
+/* A benchmark whose share is under this many times its expected time is measured coarse to
+ * fine, ready to be cut; one with more room keeps its points' own order. */
+#define DRIVER_BUDGET_ROOM 2.0
+
 /* --time-budget: the time benchmark i of the plan may use (budget.h: its estimate against
- * those still to run, scaled by how the run has gone), and the working-set cap that fits
- * it; rank 0 decides for every rank. Its deadline then orders and trims its points
- * (point_order.h, loop_rules.h). */
-static void driver_budget_share(const mb_context_t *ctx, const mb_budget_t *bg,
+ * those still to run, scaled by how the run has gone), whether that may be too short for
+ * its points, and the working-set cap that fits it; rank 0 decides for every rank. Its
+ * deadline then orders and trims its points (point_order.h, loop_rules.h). */
+static void driver_budget_share(mb_context_t *ctx, const mb_budget_t *bg,
                                 const mb_budget_estimate_t *est, size_t i, size_t nplan,
-                                uint64_t span_cap, double *deadline_s, uint64_t *cap_bytes)
+                                uint64_t span_cap, uint64_t *cap_bytes)
 {
     mb_budget_estimate_t rest = {0, 0};
     for (size_t j = i + 1; j < nplan; j++) {
@@ -233,11 +237,13 @@ static void driver_budget_share(const mb_context_t *ctx, const mb_budget_t *bg,
     }
     double now_s = mb_clock_elapsed_s();
     double share_s = mb_budget_share_s(bg, now_s, est[i], rest);
-    double v[2] = {now_s + share_s,
-                   (double)mb_budget_span_cap(span_cap, share_s, est[i], mb_budget_slowness(bg))};
-    MB_MPI_CHECK(MPI_Bcast(v, 2, MPI_DOUBLE, 0, ctx->comm));
-    *deadline_s = v[0];
+    double v[3] = {now_s + share_s,
+                   (double)mb_budget_span_cap(span_cap, share_s, est[i], mb_budget_slowness(bg)),
+                   share_s < DRIVER_BUDGET_ROOM * mb_budget_expected_s(bg, est[i])};
+    MB_MPI_CHECK(MPI_Bcast(v, 3, MPI_DOUBLE, 0, ctx->comm));
+    ctx->budget_deadline_s = v[0];
     *cap_bytes = (uint64_t)v[1];
+    ctx->budget_coarse_first = v[2] != 0;
 }
 
 /* A benchmark whose share is too short for its working sets measures smaller ones: its
@@ -325,8 +331,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         long span_dropped = 0;
         ctx->budget_deadline_s = 0;
         if (budget_s > 0 && !plan[i].skip_reason) {
-            driver_budget_share(ctx, &bg, est, i, nplan, span_cap, &ctx->budget_deadline_s,
-                                &cap_bytes);
+            driver_budget_share(ctx, &bg, est, i, nplan, span_cap, &cap_bytes);
             if (cap_bytes < span_cap) {
                 double touch_s = est[i].touch_s;
                 span_dropped = driver_replan_span(ctx, &plan[i], cap_bytes);
