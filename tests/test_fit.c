@@ -228,6 +228,142 @@ static void test_q_exact_and_wrong(void **state)
     assert_int_equal(mb_fit_model(pts, n, wrong, 1, &m, err, sizeof err), -1);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One run's points on mpi.pingpong's sweep (d > 0): true time t(d), each median off by a
+ * run-to-run scatter of `scatter` (relative, log-normal), each stated error only `stated`
+ * of its time (as a median's CI: much tighter than the scatter), then weighed by
+ * mb_fit_scatter_weights. */
+static size_t scattered_points(mb_fit_point_t *pts, double (*t)(double), double scatter,
+                               double stated, gsl_rng *r)
+{
+    double ds[64];
+    size_t nd = sizes(ds, 1 << 20), n = 0;
+    for (size_t j = 1; j < nd; j++) {
+        double v = t(ds[j]) * exp(gsl_ran_gaussian(r, scatter));
+        pts[n++] = (mb_fit_point_t){2, ds[j], v, stated * v};
+    }
+    mb_fit_scatter_weights(pts, n, 0.005);
+    return n;
+}
+
+static double line_t(double d)
+{
+    return 2000 + 3 * d;
+}
+
+static double curved_t(double d)
+{
+    return 2000 + 3 * d + 3e-6 * d * d;
+}
+
+/* An honest Q (issue 13): with 3% scatter and errors stated at 0.5%, the right model's Q
+ * spreads over (0, 1) and its reduced chi2 is near 1 once the weights see the scatter; a
+ * wrong one (a line through a parabola) still gets Q near 0. Without the scatter weights
+ * the right model's Q is near 0 too: what the weights fix. */
+static void test_q_honest(void **state)
+{
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, SEED + 7);
+    mb_fit_point_t pts[MAXPTS];
+    mb_fit_model_t m;
+    char err[256];
+    const int runs = 200;
+    int q_mid = 0, q_low_wrong = 0, q_low_stated = 0;
+    double chi2r[200], floor_sum = 0;
+    unsigned line = MB_FIT_BIT(MB_FIT_ONE) | MB_FIT_BIT(MB_FIT_D);
+    for (int i = 0; i < runs; i++) {
+        size_t n = scattered_points(pts, line_t, 0.03, 0.005, r);
+        assert_int_equal(mb_fit_select(pts, n, line, &m, err, sizeof err), 0);
+        q_mid += m.q >= 0.01 && m.q <= 0.99;
+        chi2r[i] = m.chi2 / (double)m.dof;
+        double rel = 0;
+        for (size_t j = 0; j < n; j++)
+            rel += pts[j].sd_ns / pts[j].t_ns / (double)n;
+        floor_sum += rel;
+        /* The same data with its errors as stated: chi2 counts the scatter as misfit. */
+        for (size_t j = 0; j < n; j++)
+            pts[j].sd_ns = 0.005 * pts[j].t_ns;
+        assert_int_equal(mb_fit_select(pts, n, line, &m, err, sizeof err), 0);
+        q_low_stated += m.q < 0.01;
+        n = scattered_points(pts, curved_t, 0.03, 0.005, r);
+        assert_int_equal(mb_fit_select(pts, n, line, &m, err, sizeof err), 0);
+        q_low_wrong += m.q < 0.01;
+    }
+    gsl_rng_free(r);
+    qsort(chi2r, (size_t)runs, sizeof chi2r[0], cmp_double);
+    double median = (chi2r[runs / 2 - 1] + chi2r[runs / 2]) / 2;
+    if (q_mid < runs * 8 / 10 || median < 0.5 || median > 2 || q_low_wrong < runs * 9 / 10 ||
+        q_low_stated < runs * 9 / 10)
+        fail_msg("right model: %d of %d with Q in [0.01, 0.99], median reduced chi2 %.2f, mean "
+                 "weight %.2f%%; errors as stated: %d with Q < 0.01; wrong model: %d with Q < 0.01",
+                 q_mid, runs, median, 100 * floor_sum / runs, q_low_stated, q_low_wrong);
+}
+
+/* Times are sums of costs: a fit whose best line has a negative intercept (time falling
+ * toward d = 0 faster than it can) is not chosen; the best model with coefficients >= 0 is. */
+static void test_nonnegative(void **state)
+{
+    (void)state;
+    mb_fit_point_t pts[16];
+    size_t n = 0;
+    for (double d = 1024; d <= 65536; d *= 2)
+        pts[n++] = (mb_fit_point_t){2, d, -500 + 0.5 * d + (d > 30000 ? 0 : 20), 5};
+    mb_fit_model_t m;
+    char err[256];
+    assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+    for (size_t j = 0; j < m.k; j++)
+        assert_true(m.coef[j] >= 0);
+    /* A time falling with d: the constant is all that is left. */
+    n = 0;
+    for (double d = 8; d <= 256; d *= 2)
+        pts[n++] = (mb_fit_point_t){2, d, 1000 - d, 5};
+    assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+    assert_int_equal(m.k, 1);
+    assert_int_equal(m.basis[0], MB_FIT_ONE);
+}
+
+/* A segment needs 4 sizes over an octave; the 0-byte points get their own model. */
+static void test_segment_rules_and_zero(void **state)
+{
+    (void)state;
+    mb_fit_point_t pts[MAXPTS];
+    double ds[64];
+    size_t nd = sizes(ds, 1 << 16), n = 0;
+    /* A step after 2 bytes: no segment of 1 and 2 bytes alone, though it would fit best. */
+    for (size_t j = 1; j < nd; j++)
+        pts[n++] = (mb_fit_point_t){2, ds[j], (ds[j] <= 2 ? 100 : 400) + 0.1 * ds[j], 1};
+    mb_fit_segments_t s;
+    char err[256];
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    for (size_t k = 0; k < s.count; k++) {
+        size_t sizes_in = 0;
+        for (size_t j = 1; j < nd; j++)
+            sizes_in += ds[j] >= s.seg[k].d_min && ds[j] <= s.seg[k].d_max;
+        assert_true(sizes_in >= MB_FIT_SEGMENT_MIN_SIZES);
+        assert_true(s.seg[k].d_max >= 2 * s.seg[k].d_min);
+    }
+    /* 0 bytes at p = 2..5: a model over p, d's bases left out. */
+    mb_fit_point_t zero[4];
+    for (int p = 2; p <= 5; p++)
+        zero[p - 2] = (mb_fit_point_t){p, 0, 300 + 50 * p, 1};
+    mb_fit_model_t m;
+    assert_int_equal(mb_fit_zero_bytes(zero, 4, &m, err, sizeof err), 0);
+    assert_true(fabs(mb_fit_predict(&m, 6, 0, NULL, NULL) - 600) < 1e-6);
+    /* One point: its time, nothing to test it with. */
+    assert_int_equal(mb_fit_zero_bytes(zero, 1, &m, err, sizeof err), 0);
+    assert_true(fabs(m.coef[0] - 400) < 1e-9);
+    assert_int_equal(m.dof, 0);
+    assert_true(isnan(m.q));
+    zero[0].d = 8;
+    assert_int_equal(mb_fit_zero_bytes(zero, 4, &m, err, sizeof err), -1);
+}
+
 /* Eager up to 4096 B, rendezvous from 6144 B with a 2 us jump: the break is found within
  * one size step, and a clean line is left whole. */
 static void test_segments_break(void **state)
@@ -348,6 +484,8 @@ int main(void)
         cmocka_unit_test(test_recover_models),    cmocka_unit_test(test_selection_rate),
         cmocka_unit_test(test_q_exact_and_wrong), cmocka_unit_test(test_segments_break),
         cmocka_unit_test(test_holdout),           cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_q_honest),          cmocka_unit_test(test_nonnegative),
+        cmocka_unit_test(test_segment_rules_and_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

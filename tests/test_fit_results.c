@@ -77,8 +77,14 @@ static void test_fit_results(void **state)
     const json_t *pp = find_fit(fits, "mpi.pingpong", "pair", "intra");
     assert_non_null(pp);
     assert_int_equal(json_integer_value(json_object_get(pp, "points")), 33); /* failed one out */
-    const json_t *seg = json_array_get(json_object_get(pp, "segments"), 0);
-    assert_int_equal(json_array_size(json_object_get(pp, "segments")), 1);
+    /* The 0-byte point is its own segment, in front; the line is fitted over d > 0. */
+    const json_t *zero = json_array_get(json_object_get(pp, "segments"), 0);
+    assert_int_equal(json_array_size(json_object_get(pp, "segments")), 2);
+    assert_int_equal(json_integer_value(json_object_get(zero, "d_max")), 0);
+    assert_true(fabs(term_coef(zero, "1") - 500) < 1e-6);
+    assert_true(json_is_null(json_object_get(zero, "Q"))); /* one point: nothing to test */
+    const json_t *seg = json_array_get(json_object_get(pp, "segments"), 1);
+    assert_true(json_number_value(json_object_get(seg, "d_min")) > 0);
     assert_int_equal(json_array_size(json_object_get(seg, "terms")), 2);
     assert_true(fabs(term_coef(seg, "1") - 500) < 1e-6);
     assert_true(fabs(term_coef(seg, "d") - 0.1) < 1e-9);
@@ -89,7 +95,12 @@ static void test_fit_results(void **state)
 
     const json_t *ag = find_fit(fits, "mpi.allgather", NULL, NULL);
     assert_non_null(ag);
-    seg = json_array_get(json_object_get(ag, "segments"), 0);
+    /* Its 0-byte points vary in p: their own model over p. */
+    zero = json_array_get(json_object_get(ag, "segments"), 0);
+    assert_true(fabs(term_coef(zero, "1") - 1000) < 1e-6);
+    assert_true(fabs(term_coef(zero, "p") - 2000) < 1e-6);
+    assert_true(json_number_value(json_object_get(zero, "Q")) > 0.99);
+    seg = json_array_get(json_object_get(ag, "segments"), 1);
     assert_true(fabs(term_coef(seg, "1") - 1000) < 1e-6);
     assert_true(fabs(term_coef(seg, "p") - 2000) < 1e-6);
     assert_true(fabs(term_coef(seg, "d") - 0.5) < 1e-9);
@@ -154,7 +165,7 @@ static void test_fit_by_roles(void **state)
     assert_int_equal(json_array_size(vars), 2);
     assert_string_equal(json_string_value(json_array_get(vars, 0)), "p");
     assert_string_equal(json_string_value(json_array_get(vars, 1)), "d");
-    const json_t *seg = json_array_get(json_object_get(far, "segments"), 0);
+    const json_t *seg = json_array_get(json_object_get(far, "segments"), 1); /* after 0 bytes */
     assert_true(fabs(term_coef(seg, "1") - 900) < 1e-6);
     assert_true(fabs(term_coef(seg, "p") - 100) < 1e-6);
     assert_true(fabs(term_coef(seg, "d") - 0.25) < 1e-9);
@@ -247,9 +258,11 @@ static void test_csv(void **state)
         csv,
         "name,params,segment,d_min,d_max,basis,coef_ns,stderr_ns,chi2,dof,Q,holdout_error_pct\n",
         84);
-    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,0,0,65536,1,500,"));
-    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,0,0,65536,d,0.1,"));
-    assert_non_null(strstr(csv, "\nmpi.allgather,,0,0,32768,p,2000,"));
+    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,0,0,0,1,500,"));
+    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,1,1,65536,1,500,"));
+    assert_non_null(strstr(csv, "\nmpi.pingpong,pair=intra,1,1,65536,d,0.1,"));
+    assert_non_null(strstr(csv, "\nmpi.allgather,,0,0,0,p,2000,"));
+    assert_non_null(strstr(csv, "\nmpi.allgather,,1,64,32768,p,2000,"));
     size_t lines = 0;
     for (const char *c = csv; *c; c++)
         lines += *c == '\n';

@@ -270,6 +270,20 @@ int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basi
     return rc;
 }
 
+/* A time is a sum of costs: a model with a negative term is not a candidate (the subsets
+ * without that term are), so the choice is a non-negative least squares over at most
+ * MB_FIT_MAX_TERMS terms. */
+static bool fit_nonnegative(const mb_fit_model_t *m, char *err, size_t errlen)
+{
+    for (size_t j = 0; j < m->k; j++)
+        if (m->coef[j] < 0) {
+            snprintf(err, errlen, "the fit of %s has a negative coefficient",
+                     mb_fit_basis_name(m->basis[j]));
+            return false;
+        }
+    return true;
+}
+
 /* Best subset with BIC = chi2 + k * penalty. */
 int mb_fit_select_penalty(const mb_fit_point_t *pts, size_t n, unsigned allowed, double penalty,
                           mb_fit_model_t *out, char *err, size_t errlen)
@@ -297,7 +311,8 @@ int mb_fit_select_penalty(const mb_fit_point_t *pts, size_t n, unsigned allowed,
             for (size_t j = 0; j < k; j++)
                 sub[j] = list[idx[j]];
             mb_fit_model_t m;
-            if (fit_design_solve(&ds, sub, k, &m, last_err, sizeof last_err) == 0) {
+            if (fit_design_solve(&ds, sub, k, &m, last_err, sizeof last_err) == 0 &&
+                fit_nonnegative(&m, last_err, sizeof last_err)) {
                 m.bic = m.chi2 + (double)k * penalty;
                 if (!found || m.bic < out->bic - FIT_TIE_TOL * fmax(1.0, fabs(out->bic))) {
                     *out = m;
@@ -331,6 +346,43 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
         return -1;
     }
     return mb_fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
+}
+
+int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, char *err,
+                      size_t errlen)
+{
+    if (mb_fit_check_points(pts, n, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (pts[i].d != 0) {
+            snprintf(err, errlen, "a 0-byte model given a point at d = %g", pts[i].d);
+            return -1;
+        }
+    /* Over p where p varies enough to leave a degree of freedom. */
+    if (mb_fit_usable_bases(pts, n, MB_FIT_ALL) != MB_FIT_BIT(MB_FIT_ONE) &&
+        mb_fit_select(pts, n, MB_FIT_ALL, out, err, errlen) == 0)
+        return 0;
+    /* Else the weighted mean: the time of a 0-byte call, with nothing left to test it. */
+    double sw = 0, swt = 0;
+    for (size_t i = 0; i < n; i++) {
+        double w = 1 / (pts[i].sd_ns * pts[i].sd_ns);
+        sw += w;
+        swt += w * pts[i].t_ns;
+    }
+    memset(out, 0, sizeof *out);
+    out->k = 1;
+    out->basis[0] = MB_FIT_ONE;
+    out->coef[0] = swt / sw;
+    out->se[0] = out->se_raw[0] = sqrt(1 / sw);
+    out->cov[0][0] = 1 / sw;
+    out->n = n;
+    out->dof = n - 1;
+    for (size_t i = 0; i < n; i++)
+        out->chi2 += pow((pts[i].t_ns - out->coef[0]) / pts[i].sd_ns, 2);
+    out->q = out->dof > 0 ? gsl_cdf_chisq_Q(out->chi2, (double)out->dof) : NAN;
+    out->bic = out->chi2 + log((double)n);
+    fit_range_of(pts, n, out);
+    return 0;
 }
 
 double mb_fit_predict(const mb_fit_model_t *m, double p, double d, double *se_ns, bool *outside)

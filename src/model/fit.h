@@ -3,8 +3,9 @@
  * columns): t(p, d) = sum of at most three terms c_i * f_i(p, d), p the process count and d
  * the message size in bytes, fitted by weighted least squares (weights 1 / sd^2, GSL).
  * The subset of bases is chosen by BIC = chi2 + k ln n (k terms, n points; ties go to fewer
- * terms). Coefficients may come out negative: a model is a description of the data in its
- * range, not a physical decomposition. Protocol switches show as breaks in d (segments).
+ * terms), among the subsets whose coefficients are all >= 0: a time is a sum of costs, so a
+ * model with a negative term (a time falling with d, a negative start-up) is not a
+ * candidate. Protocol switches show as breaks in d (segments).
  * No MPI and no JSON here: see fit_results.h for applying it to a results document. */
 #ifndef MB_FIT_H
 #define MB_FIT_H
@@ -27,9 +28,9 @@ typedef enum mb_fit_basis {
 #define MB_FIT_BIT(b) (1u << (b))
 #define MB_FIT_ALL ((1u << MB_FIT_NBASES) - 1u)
 #define MB_FIT_MAX_TERMS 3
-#define MB_FIT_MAX_BREAKS 2
+#define MB_FIT_MAX_BREAKS 4
 #define MB_FIT_MAX_SEGMENTS (MB_FIT_MAX_BREAKS + 1)
-#define MB_FIT_SEGMENT_MIN_SIZES 3 /* distinct d values a segment needs */
+#define MB_FIT_SEGMENT_MIN_SIZES 4 /* distinct d values a segment needs, spanning an octave */
 #define MB_FIT_BREAK_MARGIN 10.0   /* BIC a break must save, beyond its own ln N */
 
 typedef struct mb_fit_point {
@@ -47,7 +48,7 @@ typedef struct mb_fit_model {
     double se_raw[MB_FIT_MAX_TERMS]; /* from the weights alone (unscaled covariance) */
     double cov[MB_FIT_MAX_TERMS][MB_FIT_MAX_TERMS]; /* covariance, scaled like se */
     double chi2;
-    size_t dof; /* n - k, >= 1 */
+    size_t dof; /* n - k, >= 1 (0 for a 0-byte constant from one point) */
     double q;   /* P(chi2' >= chi2) for chi2' ~ chi-squared(dof): near 0 means a poor model */
     double bic; /* chi2 + k * penalty (ln n unless said otherwise) */
     size_t n;   /* points fitted */
@@ -81,14 +82,16 @@ int mb_fit_model(const mb_fit_point_t *pts, size_t n, const mb_fit_basis_t *basi
                  mb_fit_model_t *out, char *err, size_t errlen);
 
 /* The best model by BIC over all subsets of 1..3 usable bases of `allowed` that leave
- * dof >= 1. Returns 0, or -1 with err when none can be fitted. */
+ * dof >= 1 and whose coefficients are all >= 0. Returns 0, or -1 with err when none can be
+ * fitted. */
 int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_model_t *out,
                   char *err, size_t errlen);
 
 /* Piecewise models over d (protocol switches), each segment >= MB_FIT_SEGMENT_MIN_SIZES
- * distinct d with its own mb_fit_select model (penalty ln N, N all points). Candidates: the
- * best single cut over every boundary between consecutive distinct d, then the best cut
- * of either part (binary segmentation, so at most two breaks). A candidate is kept when
+ * distinct d spanning an octave (its largest d at least twice its smallest positive one),
+ * with its own mb_fit_select model (penalty ln N, N all points). Candidates: the whole,
+ * then each candidate with the single cut of one of its segments that lowers the summed
+ * BIC most (binary segmentation, at most MB_FIT_MAX_BREAKS breaks). A candidate is kept when
  * its total BIC, chi2 / c + (terms + breaks) ln N, is more than `margin` below the
  * simpler one's; c = max(1, chi2/dof of the most detailed candidate) discounts scatter
  * beyond the stated errors (quasi-likelihood BIC; c = 1 for honest error bars).
@@ -105,6 +108,25 @@ size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d);
  * *n_held their count. Returns 0, or -1 with err (nothing to hold out, or no fit). */
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                    double *mape_pct, size_t *n_held, char *err, size_t errlen);
+
+/* Raise each point's sd to the scatter its neighbours show, so that chi2 measures the
+ * model's misfit, not the machine's run-to-run noise, and Q can tell a right model from a
+ * wrong one (fit_weights.c). The scatter near a point is 1.4826 x the median, over the
+ * triples of consecutive points centred within 5 places of it (along d at each p, or along
+ * p when d does not vary), of the middle point's distance in log t from its neighbours'
+ * line, corrected for the neighbours' own scatter, pooled with the whole series' (as 10
+ * triples more): robust to a protocol step or a knee, which move few triples, and blind to
+ * smooth curvature, which a wrong model leaves in its residuals. Every sd is at least
+ * min_rel x t. Returns the median relative floor applied,
+ * or 0 (only min_rel applied) with fewer than 5 triples in all. */
+double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
+
+/* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no
+ * point of the segments' lines): mb_fit_select over p where p varies, else the weighted
+ * mean as a constant (dof n - 1, Q NaN with a single point). All points must have d = 0.
+ * Returns 0, or -1 with err. */
+int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, char *err,
+                      size_t errlen);
 
 /* The model's prediction at (p, d); *se_ns (may be NULL) its standard error from the
  * covariance; *outside (may be NULL) whether (p, d) lies outside the fitted range. */

@@ -101,10 +101,11 @@ static json_t *fit_results_segment_json(const mb_fit_model_t *m)
             json_array_append_new(row, fit_results_real(m->cov[j][l]));
         json_array_append_new(cov, row);
     }
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o}", "d_min", fit_results_number(m->d_min),
-                     "d_max", fit_results_number(m->d_max), "terms", terms, "cov", cov, "chi2",
-                     fit_results_real(m->chi2), "dof", (json_int_t)m->dof, "Q",
-                     fit_results_real(m->q));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o}", "d_min",
+                     fit_results_number(m->d_min), "d_max", fit_results_number(m->d_max), "terms",
+                     terms, "cov", cov, "chi2", fit_results_real(m->chi2), "dof",
+                     (json_int_t)m->dof, "chi2_reduced",
+                     fit_results_real(m->chi2 / (double)m->dof), "Q", fit_results_real(m->q));
 }
 
 /* One "fits" entry for a benchmark and series. */
@@ -128,15 +129,38 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     else if ((n = fit_results_points(bench, series, &pts)) == 0)
         snprintf(err, sizeof err, "no measured point with a positive median");
     json_object_set_new(entry, "points", json_integer((json_int_t)n));
+    if (!err[0]) {
+        /* No point is trusted more closely than the scatter of its neighbours. */
+        double floor_rel = mb_fit_scatter_weights(pts, n, FIT_RESULTS_SD_REL_FLOOR);
+        json_object_set_new(entry, "scatter_floor_pct",
+                            fit_results_real(100 * fmax(floor_rel, FIT_RESULTS_SD_REL_FLOOR)));
+    }
+    /* The 0-byte points apart, in front: their own model, the segments over d > 0. */
+    size_t nz = 0;
+    for (size_t i = 0; i < n && mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE); i++)
+        if (pts[i].d == 0) {
+            mb_fit_point_t z = pts[i];
+            pts[i] = pts[nz];
+            pts[nz++] = z;
+        }
+    if (nz == n)
+        nz = 0; /* nothing but 0 bytes: the segments fit them */
     mb_fit_segments_t fit;
-    if (err[0] ||
-        mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &fit, err, sizeof err) != 0) {
+    mb_fit_model_t zero;
+    if (err[0] || (nz && mb_fit_zero_bytes(pts, nz, &zero, err, sizeof err) != 0) ||
+        mb_fit_segments(pts + nz, n - nz, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &fit, err,
+                        sizeof err) != 0) {
         json_object_set_new(entry, "error", json_string(err));
         json_object_set_new(entry, "holdout_error_pct", json_null());
         free(pts);
         return entry;
     }
     double p_min = INFINITY, p_max = -INFINITY;
+    if (nz) {
+        p_min = zero.p_min;
+        p_max = zero.p_max;
+        json_array_append_new(segs, fit_results_segment_json(&zero));
+    }
     for (size_t s = 0; s < fit.count; s++) {
         p_min = fmin(p_min, fit.seg[s].p_min);
         p_max = fmax(p_max, fit.seg[s].p_max);
@@ -145,8 +169,8 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     json_object_set_new(entry, "p_min", fit_results_number(p_min));
     json_object_set_new(entry, "p_max", fit_results_number(p_max));
     double mape;
-    if (mb_fit_holdout(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &mape, NULL, err, sizeof err) ==
-        0) {
+    if (mb_fit_holdout(pts + nz, n - nz, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &mape, NULL, err,
+                       sizeof err) == 0) {
         json_object_set_new(entry, "holdout_error_pct", fit_results_real(mape));
     } else {
         json_object_set_new(entry, "holdout_error_pct", json_null());

@@ -6,14 +6,17 @@
  *
  * A point is (p = its ranks-role axis, or 2 without one; d = its message_size-role axis,
  * or 0 without one; t = median). Failed points are left out. Its standard error is
- * (ci95[1] - ci95[0]) / (2 * 1.96), floored at 0.5% of the median and at 1 ns so that no
- * point gets an unbounded weight; points with a non-finite or non-positive median are
- * ignored.
+ * (ci95[1] - ci95[0]) / (2 * 1.96), floored at 1 ns and at the series' scatter floor times
+ * the median (mb_fit_scatter_floor, at least 0.5%), so that no point gets a weight its
+ * neighbours belie; points with a non-finite or non-positive median are ignored.
  *
  * A "fits" entry: {"name", "params": the series, e.g. {"pair": "intra"}, or {},
  * "variables": ["p"?, "d"?] (which of p and d the benchmark varies), "p_min", "p_max",
- * "points": n used, "segments": [{"d_min", "d_max", "terms": [{"basis", "coef", "stderr"}],
- * "cov": k x k (scaled covariance of the coefs, ns^2 per basis units), "chi2", "dof", "Q"}],
+ * "points": n used, "scatter_floor_pct", "segments": [{"d_min", "d_max", "terms": [{"basis",
+ * "coef", "stderr"}], "cov": k x k (scaled covariance of the coefs, ns^2 per basis units),
+ * "chi2", "dof", "chi2_reduced" (chi2 / dof), "Q"}], the 0-byte points' own segment first
+ * (d_min = d_max = 0, mb_fit_zero_bytes; Q and chi2_reduced null when one point), the
+ * segments of d > 0 after it (mb_fit_segments);
  * "holdout_error_pct": number or null, "holdout_note": why null (only then)}; coefs in ns.
  * When no model fits, "segments" is [] and "error" says why. */
 #ifndef MB_FIT_RESULTS_H

@@ -51,6 +51,18 @@ typedef struct fit_split {
     size_t a[MB_FIT_MAX_SEGMENTS], b[MB_FIT_MAX_SEGMENTS];
 } fit_split_t;
 
+/* Whether distinct sizes a..b may form a segment of their own: enough of them, over an
+ * octave (a slope over 0, 1 and 2 bytes says nothing of bytes). */
+static bool fit_segment_ok(const fit_cache_t *c, size_t a, size_t b)
+{
+    if (b - a + 1 < MB_FIT_SEGMENT_MIN_SIZES)
+        return false;
+    double lo = c->pts[c->start[a]].d;
+    if (lo <= 0)
+        lo = c->pts[c->start[a + 1]].d;
+    return c->pts[c->start[b]].d >= 2 * lo;
+}
+
 /* The best cut of [a, b] into [a, i] and [i + 1, b] by summed BIC; false when none fits. */
 static bool fit_best_cut(fit_cache_t *c, size_t a, size_t b, size_t *cut, double *bic)
 {
@@ -58,6 +70,8 @@ static bool fit_best_cut(fit_cache_t *c, size_t a, size_t b, size_t *cut, double
     char ignore[256];
     bool found = false;
     for (size_t i = a + min - 1; i + min <= b; i++) {
+        if (!fit_segment_ok(c, a, i) || !fit_segment_ok(c, i + 1, b))
+            continue;
         const mb_fit_model_t *l = fit_cache_get(c, a, i, ignore, sizeof ignore);
         const mb_fit_model_t *r = l ? fit_cache_get(c, i + 1, b, ignore, sizeof ignore) : NULL;
         if (r && (!found || l->bic + r->bic < *bic)) {
@@ -114,29 +128,36 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
     if (!fit_cache_get(&c, 0, m - 1, err, errlen))
         goto out;
 
-    /* Candidates by binary segmentation: the best cut of the whole, then the best cut of
-     * either part; each cut tries every boundary between consecutive distinct d. */
+    /* Candidates by binary segmentation: the whole, then each candidate with the one cut of
+     * one of its segments that lowers the summed BIC most; each cut tries every boundary
+     * between consecutive distinct d. */
     fit_split_t cand[MB_FIT_MAX_SEGMENTS] = {{.count = 1, .a = {0}, .b = {m - 1}}};
-    size_t ncand = 1, cut;
-    double bic;
-    if (fit_best_cut(&c, 0, m - 1, &cut, &bic)) {
-        cand[1] = (fit_split_t){.count = 2, .a = {0, cut + 1}, .b = {cut, m - 1}};
-        ncand = 2;
+    size_t ncand = 1;
+    while (ncand < MB_FIT_MAX_SEGMENTS) {
+        const fit_split_t *last = &cand[ncand - 1];
         double best = INFINITY;
-        for (size_t s = 0; s < 2; s++) {
-            size_t a = cand[1].a[s], b = cand[1].b[s], cut2;
+        size_t best_s = 0, best_cut = 0;
+        for (size_t s = 0; s < last->count; s++) {
             char ignore[256];
-            double part = fit_cache_get(&c, a, b, ignore, sizeof ignore)->bic, bic2;
-            if (fit_best_cut(&c, a, b, &cut2, &bic2) && bic2 - part < best) {
-                best = bic2 - part;
-                cand[2] = s == 0 ? (fit_split_t){.count = 3,
-                                                 .a = {0, cut2 + 1, cand[1].a[1]},
-                                                 .b = {cut2, cand[1].b[0], m - 1}}
-                                 : (fit_split_t){.count = 3,
-                                                 .a = {0, cand[1].a[1], cut2 + 1},
-                                                 .b = {cand[1].b[0], cut2, m - 1}};
-                ncand = 3;
+            size_t cut = 0;
+            double bic = INFINITY, part = fit_cache_get(&c, last->a[s], last->b[s], ignore, sizeof ignore)->bic;
+            if (fit_best_cut(&c, last->a[s], last->b[s], &cut, &bic) && bic - part < best) {
+                best = bic - part;
+                best_s = s;
+                best_cut = cut;
             }
+        }
+        if (!isfinite(best))
+            break;
+        fit_split_t *next = &cand[ncand++];
+        *next = (fit_split_t){.count = 0};
+        for (size_t s = 0; s < last->count; s++) {
+            next->a[next->count] = last->a[s];
+            if (s == best_s) {
+                next->b[next->count++] = best_cut;
+                next->a[next->count] = best_cut + 1;
+            }
+            next->b[next->count++] = last->b[s];
         }
     }
     /* Measured times often scatter more than their standard errors say (chi2/dof >> 1 even

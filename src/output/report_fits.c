@@ -88,8 +88,11 @@ static void report_fits_models(FILE *f, const json_t *fits)
                          json_number_value(json_object_get(seg, "d_max")));
             }
             mb_fit_results_format_model(seg, true, rows[r].model, sizeof rows[r].model);
-            const json_t *q = json_object_get(seg, "Q");
-            if (json_is_number(q))
+            const json_t *q = json_object_get(seg, "Q"), *rc = json_object_get(seg, "chi2_reduced");
+            if (json_is_number(q) && json_is_number(rc))
+                snprintf(rows[r].q, sizeof rows[r].q, "%.2g (%.2g)", json_number_value(q),
+                         json_number_value(rc));
+            else if (json_is_number(q))
                 snprintf(rows[r].q, sizeof rows[r].q, "%.2g", json_number_value(q));
             else
                 snprintf(rows[r].q, sizeof rows[r].q, "-");
@@ -113,7 +116,9 @@ static void report_fits_models(FILE *f, const json_t *fits)
     fprintf(f,
             "fitted models (seed 001) - time in us for p ranks and d bytes, standard errors in "
             "parentheses;\n" REPORT_FITS_INDENT
-            "Q near 0: the model misses the data; holdout error: median |error| predicting every "
+            "Q near 0: the model misses the data (chi2/dof in parentheses: near 1 when it is "
+            "within the points' scatter);\n" REPORT_FITS_INDENT
+            "0..0: the 0-byte points' own model; holdout error: median |error| predicting every "
             "fourth size and the largest p from the rest\n");
     fprintf(f, REPORT_FITS_INDENT "%-*s" REPORT_FITS_GAP, (int)w[0], head[0]);
     if (any_range)
