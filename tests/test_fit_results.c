@@ -214,6 +214,19 @@ static void test_loggp_by_field(void **state)
     assert_non_null(strstr(loggp_text(loggp, "a", "G", "derivation"), "x.rtt"));
     json_decref(loggp);
 
+    /* A benchmark timing back-to-back sends (loggp "g") gives g; the stand-in is gone. */
+    json_t *stream = mb_testdoc_bench("x.stream", "linear_pd", "g", "len:message_size",
+                                      "link:label:a", NULL);
+    for (double d = 16; d <= 8192; d *= 2)
+        mb_testdoc_point(stream, json_pack("{s:f, s:s}", "len", d, "link", "a"), 40 + 0.1 * d);
+    json_array_append_new(json_object_get(root, "benchmarks"), stream);
+    loggp = mb_fit_loggp(root, fits);
+    assert_true(fabs(loggp_value(loggp, "a", "g") - 41.6) < 1e-9);
+    assert_non_null(strstr(loggp_text(loggp, "a", "g", "derivation"), "x.stream median"));
+    assert_non_null(strstr(loggp_text(loggp, "a", "g", "derivation"), "back-to-back"));
+    json_decref(loggp);
+    json_array_remove(json_object_get(root, "benchmarks"), 4);
+
     /* Without an o_r source, L cannot be derived and says why. */
     json_array_remove(json_object_get(root, "benchmarks"), 3);
     loggp = mb_fit_loggp(root, fits);

@@ -111,7 +111,7 @@ static void check_broken(size_t which, json_t *root)
     /* model, loggp, measured_by */
     case 23: json_object_set_new(bench0, "model", json_string("cubic")); break;
     case 24: json_object_del(bench2, "model"); break;
-    case 25: json_object_set_new(bench1, "loggp", json_string("g")); break;
+    case 25: json_object_set_new(bench1, "loggp", json_string("G")); break;
     case 26: json_object_del(bench2, "measured_by"); break;
     /* point status and failed points */
     case 27: json_object_del(pt, "status"); break;
@@ -163,7 +163,7 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].points[1].params.size_bytes: expected number, got string",
         "$.benchmarks[0].model: \"cubic\" is not a model (null or linear_pd)",
         "$.benchmarks[2]: missing key \"model\"",
-        "$.benchmarks[1].loggp: \"g\" is not a LogGP parameter",
+        "$.benchmarks[1].loggp: \"G\" is not a LogGP parameter",
         "$.benchmarks[2]: missing key \"measured_by\"",
         "$.benchmarks[0].points[1]: missing key \"status\"",
         "$.benchmarks[0].points[1].status: \"skipped\" is neither ok nor failed",

@@ -102,7 +102,7 @@ typedef struct mb_bench {
     int min_ranks;        /* skipped (with the reason) when the run has fewer ranks */
     const void *arg;      /* per-benchmark argument for a family sharing code (ctx->arg) */
     mb_model_t model;     /* what the fits make of the points */
-    const char *loggp;    /* the LogGP term its small-message figure is ("L", "o_s", "o_r") */
+    const char *loggp; /* the LogGP term its small-message figure is ("L", "o_s", "o_r", "g") */
     mb_scope_t scope;
     mb_scope_t (*scope_of)(const mb_point_t *pt); /* when the scope depends on the point */
     const mb_dim_t *dims;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* LogGP parameters from the benchmarks that declare which parameter their small-message
- * figure stands for (their "loggp" field: "L", "o_s", "o_r"), per series. The sources are
+ * figure stands for (their "loggp" field: "L", "o_s", "o_r", "g"), per series. The sources are
  * found by that field, never by name; the derivation texts name them from their records. */
 #include "fit_results.h"
 
@@ -124,12 +124,20 @@ static json_t *fit_loggp_latency(const json_t *src, const json_t *series, double
     return fit_loggp_param(t - o_s_ns - o_r_ns, "ns", text);
 }
 
-/* g has no benchmark of its own: nothing times back-to-back sends. The o_s source stands
- * in, and the derivation says so. */
-static json_t *fit_loggp_gap(const json_t *src, const json_t *series)
+/* g from the benchmark that times back-to-back messages (loggp "g"), at its smallest size;
+ * without one (a run before it existed, or --only), the o_s source stands in, and the
+ * derivation says so. */
+static json_t *fit_loggp_gap(const json_t *gap, const json_t *src, const json_t *series)
 {
     char text[FIT_LOGGP_TEXT_MAX];
     double t, d = 0;
+    if (gap && fit_loggp_small(gap, series, &t, &d)) {
+        snprintf(text, sizeof text,
+                 "%s median at its smallest size (%.0f B): time per message of a stream of "
+                 "back-to-back sends (netgauge's method)",
+                 fit_loggp_name(gap), d);
+        return fit_loggp_param(t, "ns", text);
+    }
     if (!src || !fit_loggp_small(src, series, &t, &d))
         return fit_loggp_omitted("ns", "stand-in for g: no o_s figure for this series");
     snprintf(text, sizeof text,
@@ -179,7 +187,7 @@ static json_t *fit_loggp_gap_per_byte(const json_t *src, const json_t *fits, con
     return fit_loggp_param(json_number_value(slope), "ns/byte", text);
 }
 
-static json_t *fit_loggp_series(const json_t *const src[3], const json_t *fits,
+static json_t *fit_loggp_series(const json_t *const src[4], const json_t *fits,
                                 const json_t *series)
 {
     json_t *out = json_object();
@@ -189,7 +197,7 @@ static json_t *fit_loggp_series(const json_t *const src[3], const json_t *fits,
     json_object_set_new(out, "L", fit_loggp_latency(src[0], series, o_s_ns, o_r_ns));
     json_object_set_new(out, "o_s", o_s);
     json_object_set_new(out, "o_r", o_r);
-    json_object_set_new(out, "g", fit_loggp_gap(src[1], series));
+    json_object_set_new(out, "g", fit_loggp_gap(src[3], src[1], series));
     json_object_set_new(out, "G", fit_loggp_gap_per_byte(src[0], fits, series));
     return out;
 }
@@ -198,8 +206,8 @@ json_t *mb_fit_loggp(const json_t *root, const json_t *fits)
 {
     if (!fits)
         fits = json_object_get(root, "fits");
-    const json_t *const src[3] = {fit_loggp_source(root, "L"), fit_loggp_source(root, "o_s"),
-                                  fit_loggp_source(root, "o_r")};
+    const json_t *const src[4] = {fit_loggp_source(root, "L"), fit_loggp_source(root, "o_s"),
+                                  fit_loggp_source(root, "o_r"), fit_loggp_source(root, "g")};
     /* Every series any source measured, in the order the sources first show them. */
     json_t *all = json_array();
     for (size_t s = 0; s < 3; s++)

@@ -39,9 +39,9 @@ int mb_fit_results_write_csv(const json_t *fits, const char *path, char *err, si
 
 /* LogGP parameters per series (new reference), from the benchmarks whose "loggp" field
  * names them, each at its smallest message size: o_s and o_r are those benchmarks'
- * medians, L = the "L" benchmark's (half a round trip) - o_s - o_r, g = the o_s figure as
- * an honestly labelled stand-in (nothing times back-to-back sends), G = the d slope of the
- * "L" benchmark's fit over its largest sizes. Shape: {"intra": {"L": P, "o_s": P, "o_r": P,
+ * medians, L = the "L" benchmark's (half a round trip) - o_s - o_r, g = the "g"
+ * benchmark's (back-to-back sends; without one, the o_s figure as an honestly labelled
+ * stand-in), G = the d slope of the "L" benchmark's fit over its largest sizes. Shape: {"intra": {"L": P, "o_s": P, "o_r": P,
  * "g": P, "G": P}, ...}, keyed by the series' label values joined by "," ("all" for a
  * source without label axes), where P is {"value", "unit", "derivation"} or, when it
  * cannot be derived, {"value": null, "unit", "omitted": why}. G's fit comes from `fits`,

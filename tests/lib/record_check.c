@@ -11,7 +11,7 @@
 
 static const char *const record_check_roles[] = {"message_size", "ranks", "threads",
                                                  "working_set",  "count", "label"};
-static const char *const record_check_loggp[] = {"L", "o_s", "o_r"};
+static const char *const record_check_loggp[] = {"L", "o_s", "o_r", "g"};
 
 static bool record_check_one_of(const char *s, const char *const *list, size_t n)
 {
@@ -224,9 +224,10 @@ static int record_check_model(mb_check_t *c, const json_t *b)
         mb_check_push_key(c, "model");
         return mb_check_fail(c, "\"%s\" is not a model (null or linear_pd)", model);
     }
-    if (loggp && !record_check_one_of(loggp, record_check_loggp, 3)) {
+    if (loggp && !record_check_one_of(loggp, record_check_loggp,
+                                       sizeof record_check_loggp / sizeof record_check_loggp[0])) {
         mb_check_push_key(c, "loggp");
-        return mb_check_fail(c, "\"%s\" is not a LogGP parameter (null, L, o_s or o_r)", loggp);
+        return mb_check_fail(c, "\"%s\" is not a LogGP parameter (null, L, o_s, o_r or g)", loggp);
     }
     return 0;
 }
