@@ -3,7 +3,10 @@
  * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
  * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
- * (params with a pair) or collective fits, and how many; FILE timings KEY for the run's
+ * (params with a pair) or collective fits, and how many; FILE fits quality: of the
+ * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
+ * a negative coefficient, how many fewer than 4 points, and how many there are;
+ * FILE timings KEY for the run's
  * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings slowest for the measured
  * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"). For scripts such as
  * `make bench`. */
@@ -19,7 +22,7 @@ static int get_usage(void)
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
                     "       results_get FILE system.clock|preflight|timings KEY\n"
                     "       results_get FILE timings slowest\n"
-                    "       results_get FILE fits p2p|coll\n");
+                    "       results_get FILE fits p2p|coll|quality\n");
     return 2;
 }
 
@@ -68,6 +71,29 @@ static int get_fits_holdout(const json_t *root, const char *which)
     printf("%.4g %zu\n", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, n);
     free(v);
     return 0;
+}
+
+/* "Q_IN_RANGE NEGATIVE UNDER_4_POINTS SEGMENTS" over the segments with d_max > 0. */
+static int get_fits_quality(const json_t *root)
+{
+    size_t i, j, k, q_ok = 0, negative = 0, small = 0, n = 0;
+    const json_t *fit, *seg, *term;
+    json_array_foreach(json_object_get(root, "fits"), i, fit) {
+        json_array_foreach(json_object_get(fit, "segments"), j, seg) {
+            if (!(json_number_value(json_object_get(seg, "d_max")) > 0))
+                continue;
+            n++;
+            double q = json_number_value(json_object_get(seg, "Q"));
+            q_ok += q >= 0.01 && q <= 0.99;
+            const json_t *terms = json_object_get(seg, "terms");
+            bool neg = false;
+            json_array_foreach(terms, k, term) neg |= json_number_value(json_object_get(term, "coef")) < 0;
+            negative += neg;
+            small += json_integer_value(json_object_get(seg, "dof")) + (json_int_t)json_array_size(terms) < 4;
+        }
+    }
+    printf("%zu %zu %zu %zu\n", q_ok, negative, small, n);
+    return n ? 0 : 1;
 }
 
 /* The measured benchmark with the largest wall_s, as "NAME SECONDS". */
@@ -129,7 +155,7 @@ int main(int argc, char **argv)
     }
     int rc = 1;
     if (strcmp(argv[2], "fits") == 0) {
-        rc = get_fits_holdout(root, argv[3]);
+        rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3]);
         goto done;
     }
     if (strcmp(argv[2], "timings") == 0 && strcmp(argv[3], "slowest") == 0) {

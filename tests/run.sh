@@ -242,6 +242,31 @@ expect "--time-budget: cut working sets: results complete and valid" 0 ': ok \(2
 expect "--time-budget: the report names the cut working sets" 0 'shm.bandwidth working sets cut to 8M' -- \
     cat "$TMP/budget_span/report.txt"
 
+# --- export to a simulator: SimGrid/SMPI replays the fitted pingpong ---
+expect "export: no export named is a usage error" 2 'which export' -- "$EXE" export --out "$TMP/sg"
+expect "export: no --out is a usage error" 2 'no --out DIR' -- "$EXE" export --simgrid "$TMP/quick"
+expect "export: a missing run is named, exit 1" 1 'unable to open .*nosuchrun' -- \
+    "$EXE" export --simgrid "$TMP/nosuchrun" --out "$TMP/sg"
+expect "export --simgrid writes a platform, a host file and SMPI options" 0 'lat-factor:0:' -- \
+    sh -c "\"$EXE\" export --simgrid \"$TMP/quick\" --out \"$TMP/sg\" >/dev/null && grep -q '<cluster id=\"mbsuite\"' \"$TMP/sg/platform.xml\" && test -s \"$TMP/sg/hostfile\" && cat \"$TMP/sg/smpi.cfg\""
+if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
+    # The simulated half round trip (SMPI's clock) against the model it was calibrated on, at
+    # three sizes: within 5% (SMPI adds about 10 ns per message of its own).
+    sg_check() {
+        smpicc -O1 -o "$TMP/sg/pingpong" tests/simgrid_pingpong.c >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
+        (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
+            --cfg=smpi/simulate-computation:no ./pingpong 8 1024 65536 2>/dev/null) >"$TMP/sg/sim.txt" || return 1
+        while read -r _ d us; do
+            want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
+            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated %s us, model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && e < 5 && e > -5) }' || return 1
+        done <"$TMP/sg/sim.txt"
+        [ "$(wc -l <"$TMP/sg/sim.txt")" -eq 3 ]
+    }
+    expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5%, at 3 sizes" 0 'd=65536' -- sg_check
+else
+    skip "export --simgrid: SMPI's pingpong on it (smpicc/smpirun not installed)"
+fi
+
 # --- fitted models, predict and plots (seed 001's table and graphs) ---
 expect "quick run: report.txt has the fitted-model table" 0 'MPI Function .*Time \(us\) .*Goodness of fit \(Q\)' -- cat "$TMP/quick/report.txt"
 expect "quick run: fits.csv has a header and the pingpong fit" 0 '^mpi\.pingpong,' -- \

@@ -77,7 +77,8 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
     for (size_t i = 1; i < n && !by_d; i++)
         by_d = pts[i].d != pts[0].d;
     fit_weights_key_t *k = malloc((n ? n : 1) * sizeof *k);
-    double *buf = malloc((n ? n : 1) * sizeof *buf), *applied = malloc((n ? n : 1) * sizeof *applied);
+    double *buf = malloc((n ? n : 1) * sizeof *buf),
+           *applied = malloc((n ? n : 1) * sizeof *applied);
     double result = 0;
     if (!k || !buf || !applied)
         goto out;
@@ -91,7 +92,8 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
     for (size_t i = 1; i + 1 < n; i++)
         k[i].dev = fit_weights_dev(&k[i - 1], &k[i], &k[i + 1]);
     size_t nglobal = 0, nlocal = 0;
-    double global = n ? fit_weights_scale(k, 0, n - 1, FIT_WEIGHTS_MIN_TRIPLES, buf, &nglobal) : NAN;
+    double global =
+        n ? fit_weights_scale(k, 0, n - 1, FIT_WEIGHTS_MIN_TRIPLES, buf, &nglobal) : NAN;
     if (!isfinite(global))
         goto out; /* too few to tell: the errors stay as stated */
     for (size_t i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
 #include "node_commands.h"
 #include "options.h"
 #include "plot.h"
+#include "export_command.h"
 #include "plot_command.h"
 #include "predict_command.h"
 #include "registry.h"
@@ -64,6 +65,8 @@ int main(int argc, char **argv)
         return mb_command_predict(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "plot") == 0)
         return mb_command_plot(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return mb_command_export(argc - 1, argv + 1);
 
     mb_options_t opts;
     char err[512];

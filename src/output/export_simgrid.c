@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* SimGrid/SMPI export (export_simgrid.h): calibration from the fitted segments, then the
+ * platform, host file, SMPI options and a README, each written atomically. */
+#include "export_simgrid.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fileutil.h"
+#include "fit_results.h"
+#include "record.h"
+
+/* A segment with no d term moves bytes for free; its pieces get this bandwidth factor. */
+#define SIMGRID_FREE_BW_FACTOR 1e6
+/* SMPI 3.32 sends about this many bytes beside a message's payload (measured: a 0-byte
+ * message takes 16 bytes' time at the route's bandwidth); the latency factors leave room. */
+#define SIMGRID_ENVELOPE_BYTES 16.0
+/* Without any d term at all, the links' bandwidth (bytes/s). */
+#define SIMGRID_DEFAULT_BW_BPS 1e12
+
+/* A segment's intercept (ns) and slope (ns/byte); false with err on another term. */
+static bool simgrid_terms(const json_t *seg, double *a_ns, double *b_ns, char *err, size_t errlen)
+{
+    *a_ns = *b_ns = 0;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(json_object_get(seg, "terms"), i, t)
+    {
+        const char *basis = json_string_value(json_object_get(t, "basis"));
+        double c = json_number_value(json_object_get(t, "coef"));
+        if (basis && strcmp(basis, "1") == 0) {
+            *a_ns = c;
+        } else if (basis && strcmp(basis, "d") == 0) {
+            *b_ns = c;
+        } else {
+            snprintf(err, errlen, "a segment has a %s term; a network model takes 1 and d only",
+                     basis ? basis : "nameless");
+            return false;
+        }
+    }
+    return true;
+}
+
+int mb_simgrid_calibrate(const json_t *fit, double *link_latency_s, double *link_bandwidth_Bps,
+                         mb_simgrid_piece_t *pieces, char *err, size_t errlen)
+{
+    const json_t *segs = json_object_get(fit, "segments");
+    size_t n = json_array_size(segs);
+    if (n == 0 || n > MB_SIMGRID_MAX_PIECES) {
+        snprintf(err, errlen, "the fit has %zu segments (1 to %d needed)", n,
+                 MB_SIMGRID_MAX_PIECES);
+        return -1;
+    }
+    double a[MB_SIMGRID_MAX_PIECES], b[MB_SIMGRID_MAX_PIECES], ref_a = 0, ref_b = 0;
+    for (size_t s = 0; s < n; s++) {
+        const json_t *seg = json_array_get(segs, s);
+        if (!simgrid_terms(seg, &a[s], &b[s], err, errlen))
+            return -1;
+        pieces[s].size_bytes = json_number_value(json_object_get(seg, "d_min"));
+        /* The reference intercept: the first segment of messages with bytes in them. */
+        if (!(ref_a > 0) && a[s] > 0 && (pieces[s].size_bytes > 0 || s + 1 == n))
+            ref_a = a[s];
+        if (b[s] > 0)
+            ref_b = b[s]; /* the last, the largest sizes' */
+    }
+    for (size_t s = 0; !(ref_a > 0) && s < n; s++)
+        ref_a = a[s];
+    if (!(ref_a > 0)) {
+        snprintf(err, errlen, "no segment has a positive intercept to set a latency from");
+        return -1;
+    }
+    /* A route of the cluster crosses two links: each carries half the latency. */
+    *link_latency_s = ref_a / 2 * 1e-9;
+    *link_bandwidth_Bps = ref_b > 0 ? 1e9 / ref_b : SIMGRID_DEFAULT_BW_BPS;
+    for (size_t s = 0; s < n; s++) {
+        pieces[s].lat_factor = fmax(a[s] - SIMGRID_ENVELOPE_BYTES * b[s], 0) / ref_a;
+        pieces[s].bw_factor =
+            b[s] > 0 ? 1e9 / (b[s] * *link_bandwidth_Bps) : SIMGRID_FREE_BW_FACTOR;
+    }
+    return (int)n;
+}
+
+typedef struct simgrid_out {
+    const char *bench, *series, *source;
+    int hosts;
+    double lat_s, bw_Bps;
+    const mb_simgrid_piece_t *pieces;
+    int npieces;
+    const json_t *fit;
+} simgrid_out_t;
+
+static int simgrid_write_platform(FILE *f, void *arg)
+{
+    const simgrid_out_t *o = arg;
+    fprintf(f,
+            "<?xml version='1.0'?>\n"
+            "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+            "<!-- mbsuite: %s %s from %s; with smpi.cfg, an SMPI message takes what its fitted "
+            "model says (README.txt) -->\n"
+            "<platform version=\"4.1\">\n"
+            "  <cluster id=\"mbsuite\" prefix=\"host-\" suffix=\"\" radical=\"0-%d\" "
+            "speed=\"1Gf\" bw=\"%.10gBps\" lat=\"%.10gs\"/>\n"
+            "</platform>\n",
+            o->bench, o->series, o->source, o->hosts - 1, o->bw_Bps, o->lat_s);
+    return ferror(f) ? -1 : 0;
+}
+
+static int simgrid_write_hostfile(FILE *f, void *arg)
+{
+    const simgrid_out_t *o = arg;
+    for (int h = 0; h < o->hosts; h++)
+        fprintf(f, "host-%d\n", h);
+    return ferror(f) ? -1 : 0;
+}
+
+static void simgrid_factor_list(FILE *f, const simgrid_out_t *o, bool bw)
+{
+    for (int s = 0; s < o->npieces; s++)
+        fprintf(f, "%s%.0f:%.10g", s ? ";" : "", o->pieces[s].size_bytes,
+                bw ? o->pieces[s].bw_factor : o->pieces[s].lat_factor);
+}
+
+static int simgrid_write_cfg(FILE *f, void *arg)
+{
+    const simgrid_out_t *o = arg;
+    fputs("--cfg=smpi/lat-factor:", f);
+    simgrid_factor_list(f, o, false);
+    fputs("\n--cfg=smpi/bw-factor:", f);
+    simgrid_factor_list(f, o, true);
+    fputs("\n--cfg=smpi/os:0:0:0\n--cfg=smpi/or:0:0:0\n--cfg=smpi/ois:0:0:0\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+static int simgrid_write_readme(FILE *f, void *arg)
+{
+    const simgrid_out_t *o = arg;
+    fprintf(f,
+            "SimGrid/SMPI platform from mbsuite (SimGrid 3.32; %s)\n\n"
+            "  smpirun -np %d -platform platform.xml -hostfile hostfile $(cat smpi.cfg) ./app\n\n"
+            "Calibrated on the fitted model of %s (%s), half a round trip: each SMPI message of\n"
+            "d bytes takes lat-factor(d) x %.6g us (the route: two links of %.6g us) +\n"
+            "d / (bw-factor(d) x %.6g GB/s), the factors of the last piece whose size <= d:\n\n",
+            o->source, o->hosts, o->bench, o->series, 2 * o->lat_s * 1e6, o->lat_s * 1e6,
+            o->bw_Bps / 1e9);
+    fprintf(f, "  %12s  %-44s %12s %12s\n", "from bytes", "fitted model (us)", "lat-factor",
+            "bw-factor");
+    for (int s = 0; s < o->npieces; s++) {
+        char model[256];
+        mb_fit_results_format_model(json_array_get(json_object_get(o->fit, "segments"), (size_t)s),
+                                    false, model, sizeof model);
+        fprintf(f, "  %12.0f  %-44s %12.6g %12.6g\n", o->pieces[s].size_bytes, model,
+                o->pieces[s].lat_factor, o->pieces[s].bw_factor);
+    }
+    fputs("\nsmpi/os, smpi/or and smpi/ois are 0: the send and receive overheads are already in\n"
+          "the half round trip the factors replay, and SMPI would add them again.\n",
+          f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* The run's latency benchmark (loggp "L") and its fit for `pair` (or its first series). */
+static const json_t *simgrid_fit(const json_t *root, const json_t *fits, const char *pair,
+                                 const char **bench, char *err, size_t errlen)
+{
+    *bench = NULL;
+    size_t i;
+    const json_t *b, *f;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        const char *loggp = json_string_value(json_object_get(b, "loggp"));
+        if (!*bench && loggp && strcmp(loggp, "L") == 0 && mb_record_ran(b))
+            *bench = json_string_value(json_object_get(b, "name"));
+    }
+    if (!*bench) {
+        snprintf(err, errlen, "no latency benchmark (loggp \"L\", e.g. mpi.pingpong) ran");
+        return NULL;
+    }
+    json_array_foreach(fits, i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        if (!name || strcmp(name, *bench) != 0)
+            continue;
+        if (!pair)
+            return f;
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)json_object_get(f, "params"), key, v)
+        {
+            if (json_is_string(v) && strcmp(json_string_value(v), pair) == 0)
+                return f;
+        }
+    }
+    snprintf(err, errlen, "%s has no fit%s%s", *bench, pair ? " for pair " : "", pair ? pair : "");
+    return NULL;
+}
+
+int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, char *err,
+                      size_t errlen)
+{
+    json_t *own = NULL;
+    const json_t *fits = json_object_get(root, "fits");
+    if (!json_is_array(fits) && !(fits = own = mb_fit_results(root, err, errlen)))
+        return -1;
+    int rc = -1;
+    simgrid_out_t o = {.hosts = 2};
+    mb_simgrid_piece_t pieces[MB_SIMGRID_MAX_PIECES];
+    o.fit = simgrid_fit(root, fits, pair, &o.bench, err, errlen);
+    if (!o.fit)
+        goto out;
+    char series[128];
+    mb_record_series_text(json_object_get(o.fit, "params"), series, sizeof series);
+    o.series = series[0] ? series : "all";
+    o.npieces = mb_simgrid_calibrate(o.fit, &o.lat_s, &o.bw_Bps, pieces, err, errlen);
+    if (o.npieces < 0)
+        goto out;
+    o.pieces = pieces;
+    const json_t *system = json_object_get(root, "system");
+    json_int_t ranks = json_integer_value(json_object_get(system, "ranks"));
+    o.hosts = ranks > 2 && ranks < 1000000 ? (int)ranks : 2;
+    const char *started = json_string_value(json_object_get(root, "started_utc"));
+    char source[96];
+    snprintf(source, sizeof source, "the run of %s", started ? started : "an unknown time");
+    o.source = source;
+    if (mb_mkdir_p(dir, err, errlen) != 0)
+        goto out;
+    static const struct {
+        const char *file;
+        mb_file_writer_fn write;
+    } files[] = {{"platform.xml", simgrid_write_platform},
+                 {"hostfile", simgrid_write_hostfile},
+                 {"smpi.cfg", simgrid_write_cfg},
+                 {"README.txt", simgrid_write_readme}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
+        if (mb_file_write_atomic(path, files[i].write, &o, err, errlen) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    json_decref(own);
+    return rc;
+}
