@@ -15,8 +15,10 @@
 
 /* A segment with no d term moves bytes for free; its pieces get this bandwidth factor. */
 #define SIMGRID_FREE_BW_FACTOR 1e6
-/* SMPI 3.32 sends about this many bytes beside a message's payload (measured: a 0-byte
- * message takes 16 bytes' time at the route's bandwidth); the latency factors leave room. */
+/* SMPI 3.32 counts a message as its payload and this many bytes more, both for its time on
+ * the links and for picking its factors (measured: a 0-byte message takes 16 bytes' time;
+ * network_smpi.cpp gives a factor of size t to messages over t). So a piece for payloads
+ * from d bytes has size d + 15, and the latency factors leave room for the 16 bytes. */
 #define SIMGRID_ENVELOPE_BYTES 16.0
 /* Without any d term at all, the links' bandwidth (bytes/s). */
 #define SIMGRID_DEFAULT_BW_BPS 1e12
@@ -119,7 +121,8 @@ static int simgrid_write_hostfile(FILE *f, void *arg)
 static void simgrid_factor_list(FILE *f, const simgrid_out_t *o, bool bw)
 {
     for (int s = 0; s < o->npieces; s++)
-        fprintf(f, "%s%.0f:%.10g", s ? ";" : "", o->pieces[s].size_bytes,
+        fprintf(f, "%s%.0f:%.10g", s ? ";" : "",
+                o->pieces[s].size_bytes + SIMGRID_ENVELOPE_BYTES - 1,
                 bw ? o->pieces[s].bw_factor : o->pieces[s].lat_factor);
 }
 
@@ -142,7 +145,9 @@ static int simgrid_write_readme(FILE *f, void *arg)
             "  smpirun -np %d -platform platform.xml -hostfile hostfile $(cat smpi.cfg) ./app\n\n"
             "Calibrated on the fitted model of %s (%s), half a round trip: each SMPI message of\n"
             "d bytes takes lat-factor(d) x %.6g us (the route: two links of %.6g us) +\n"
-            "d / (bw-factor(d) x %.6g GB/s), the factors of the last piece whose size <= d:\n\n",
+            "(d + 16) / (bw-factor(d) x %.6g GB/s), the factors of the last piece from d bytes\n"
+            "or fewer (SMPI counts 16 bytes more than the payload, and smpi.cfg's sizes say d + "
+            "15):\n\n",
             o->source, o->hosts, o->bench, o->series, 2 * o->lat_s * 1e6, o->lat_s * 1e6,
             o->bw_Bps / 1e9);
     fprintf(f, "  %12s  %-44s %12s %12s\n", "from bytes", "fitted model (us)", "lat-factor",

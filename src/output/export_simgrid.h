@@ -6,11 +6,12 @@
  * segment's model says.
  *
  * SMPI's time for one message over a route: lat-factor(d) x the route's latency +
- * d / (bw-factor(d) x the link bandwidth), the factor of the last piece whose size <= d.
+ * (d + 16) / (bw-factor(d) x the link bandwidth), the factors of the piece for d (SMPI
+ * counts 16 bytes beside the payload, in the time and in the choice of the piece).
  * The platform's links carry the first d > 0 segment's intercept (half of it on each of a
  * route's two links) and the largest sizes' bandwidth; the factors scale each segment to
- * its own intercept and slope, less the time of the 16 bytes SMPI sends beside each
- * message's payload. The send and receive overheads are already in the half
+ * its own intercept and slope, less the time of those 16 bytes. The send and receive
+ * overheads are already in the half
  * round trip, so smpi/os, smpi/or and smpi/ois are written as 0: giving them mbsuite's o_s
  * and o_r as well would count them twice. */
 #ifndef MB_EXPORT_SIMGRID_H
