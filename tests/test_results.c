@@ -331,16 +331,25 @@ static void test_results_lifecycle(void **state)
     tmpdir_free(dir);
 }
 
-static void test_results_write_failure_keeps_files(void **state)
+/* A results directory opened on the fixture's system and config, holding its first
+ * benchmark (one failed point in all). */
+static mb_results_t *open_with_first_benchmark(const char *dir, json_t *fixture)
 {
-    (void)state;
-    char *dir = tmpdir_new(), err[512] = "";
-    json_t *fixture = load_fixture("results_fixture.json");
+    char err[512] = "";
     mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
                                       err, sizeof err);
     assert_non_null(r);
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
     set_failed_total(r, 1);
+    return r;
+}
+
+static void test_results_write_failure_keeps_files(void **state)
+{
+    (void)state;
+    char *dir = tmpdir_new(), err[512] = "";
+    json_t *fixture = load_fixture("results_fixture.json");
+    mb_results_t *r = open_with_first_benchmark(dir, fixture);
 
     /* A directory where the temporary file goes makes the next write fail. */
     char *blocker = NULL;
@@ -377,11 +386,7 @@ static void test_results_update_section(void **state)
     (void)state;
     char *dir = tmpdir_new(), err[512] = "";
     json_t *fixture = load_fixture("results_fixture.json");
-    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"), json_object_get(fixture, "config"),
-                                      err, sizeof err);
-    assert_non_null(r);
-    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
-    set_failed_total(r, 1);
+    mb_results_t *r = open_with_first_benchmark(dir, fixture);
     json_t *early = json_pack("{s:f, s:[], s:i}", "total_s", 1.0, "phases", "rank0_peak_rss_bytes", 0);
     assert_int_equal(mb_results_stage_section(r, "timings", early, err, sizeof err), 0);
     assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);

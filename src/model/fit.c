@@ -358,29 +358,19 @@ int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, 
             snprintf(err, errlen, "a 0-byte model given a point at d = %g", pts[i].d);
             return -1;
         }
-    /* Over p where p varies enough to leave a degree of freedom. */
-    if (mb_fit_usable_bases(pts, n, MB_FIT_ALL) != MB_FIT_BIT(MB_FIT_ONE) &&
-        mb_fit_select(pts, n, MB_FIT_ALL, out, err, errlen) == 0)
-        return 0;
-    /* Else the weighted mean: the time of a 0-byte call, with nothing left to test it. */
-    double sw = 0, swt = 0;
-    for (size_t i = 0; i < n; i++) {
-        double w = 1 / (pts[i].sd_ns * pts[i].sd_ns);
-        sw += w;
-        swt += w * pts[i].t_ns;
-    }
+    /* Two or more: the best model over p (only the constant when p does not vary, as the
+     * d bases are zero on them). */
+    if (n >= 2)
+        return mb_fit_select(pts, n, MB_FIT_ALL, out, err, errlen);
+    /* One point: its time, with nothing left to test it. */
     memset(out, 0, sizeof *out);
     out->k = 1;
     out->basis[0] = MB_FIT_ONE;
-    out->coef[0] = swt / sw;
-    out->se[0] = out->se_raw[0] = sqrt(1 / sw);
-    out->cov[0][0] = 1 / sw;
-    out->n = n;
-    out->dof = n - 1;
-    for (size_t i = 0; i < n; i++)
-        out->chi2 += pow((pts[i].t_ns - out->coef[0]) / pts[i].sd_ns, 2);
-    out->q = out->dof > 0 ? gsl_cdf_chisq_Q(out->chi2, (double)out->dof) : NAN;
-    out->bic = out->chi2 + log((double)n);
+    out->coef[0] = pts[0].t_ns;
+    out->se[0] = out->se_raw[0] = pts[0].sd_ns;
+    out->cov[0][0] = pts[0].sd_ns * pts[0].sd_ns;
+    out->n = 1;
+    out->q = NAN;
     fit_range_of(pts, n, out);
     return 0;
 }

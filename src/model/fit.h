@@ -122,9 +122,9 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
 
 /* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no
- * point of the segments' lines): mb_fit_select over p where p varies, else the weighted
- * mean as a constant (dof n - 1, Q NaN with a single point). All points must have d = 0.
- * Returns 0, or -1 with err. */
+ * point of the segments' lines): mb_fit_select over two or more (over p where p varies,
+ * else a constant), a single point's time as a constant with dof 0 and Q NaN. All points
+ * must have d = 0. Returns 0, or -1 with err. */
 int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, char *err,
                       size_t errlen);
 
