@@ -197,6 +197,13 @@ expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p 
     "$BUILD/tests/check_mpi_sweep" "$TMP/mpi4/results.json" 4 intra,inter
 expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
     cat "$TMP/mpi4/results.json"
+# p = 2, 3, 4: each collective's family of p-dependence is chosen by predicting p = 4.
+expect "4 ranks: all 9 collectives' p-families are chosen on held-out p = 4" 0 '^9$' -- \
+    sh -c "grep -o '\"held_out_p\": 4' \"$TMP/mpi4/results.json\" | wc -l"
+expect "4 ranks: the report gives each collective's family and its error at p = 4" 0 '^  mpi\.allreduce +[a-zA-Z].* p=4 ' -- \
+    cat "$TMP/mpi4/report.txt"
+expect "2 ranks: the report says why no p-family is chosen" 0 'fewer than 3 process counts measured' -- \
+    cat "$TMP/quick/report.txt"
 expect "one rank: every mpi primitive is skipped with the reason" 0 '^23$' -- \
     sh -c "\"$EXE\" --config \"$TMP/mpi4.ini\" --only 'mpi.*' --out \"$TMP/mpi1\" >/dev/null 2>&1; grep -c '\"skipped\": \"needs at least 2 ranks, the run has 1\"' \"$TMP/mpi1/results.json\""
 printf '[mpi]\nmax_size = 2G\n' >"$TMP/mpi_huge.ini"

@@ -19,6 +19,7 @@
 #include "fit.h"
 
 #define MAXPTS 512
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 #define SEED 20261121UL
 
 /* The sweep mpi.pingpong uses: 0, then powers of two and their midpoints up to top. */
@@ -88,8 +89,10 @@ static void check_recovered(const truth_t *t, const mb_fit_model_t *m, const cha
 static void test_basis_names(void **state)
 {
     (void)state;
-    static const char *const names[] = {"1", "p",   "log2(p)",   "p^2",
-                                        "d", "p*d", "log2(p)*d", "p^2*d"};
+    static const char *const names[] = {
+        "1",     "p",             "log2(p)", "p^2",             "d",       "p*d",      "log2(p)*d",
+        "p^2*d", "ceil(log2(p))", "(p-1)",   "ceil(log2(p))*d", "(p-1)*d", "(p-1)/p*d"};
+    assert_int_equal(NELEMS(names), MB_FIT_NBASES);
     for (int b = 0; b < MB_FIT_NBASES; b++) {
         assert_string_equal(mb_fit_basis_name(b), names[b]);
         assert_int_equal(mb_fit_basis_parse(names[b]), b);
@@ -97,6 +100,15 @@ static void test_basis_names(void **state)
     assert_int_equal(mb_fit_basis_parse("p^3"), -1);
     assert_true(fabs(mb_fit_basis_eval(MB_FIT_LOG2PD, 8, 10) - 30) < 1e-12);
     assert_true(fabs(mb_fit_basis_eval(MB_FIT_P2D, 3, 10) - 90) < 1e-12);
+    /* a binomial tree's rounds: exact at powers of two, rounded up between them */
+    assert_true(mb_fit_basis_eval(MB_FIT_CLOG2P, 1, 0) == 0);
+    assert_true(mb_fit_basis_eval(MB_FIT_CLOG2P, 2, 0) == 1);
+    assert_true(mb_fit_basis_eval(MB_FIT_CLOG2P, 5, 0) == 3);
+    assert_true(mb_fit_basis_eval(MB_FIT_CLOG2P, 1024, 0) == 10);
+    assert_true(mb_fit_basis_eval(MB_FIT_CLOG2PD, 1025, 2) == 22);
+    assert_true(fabs(mb_fit_basis_eval(MB_FIT_PFRACD, 4, 100) - 75) < 1e-12);
+    assert_true(mb_fit_basis_eval(MB_FIT_PM1D, 4, 100) == 300);
+    assert_true(mb_fit_basis_eval(MB_FIT_PM1, 7, 0) == 6);
 }
 
 static void test_usable_bases(void **state)
@@ -108,20 +120,20 @@ static void test_usable_bases(void **state)
     truth_t t = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
     /* point-to-point: p fixed */
     size_t n = make_points(pts, &t, ps, 1, ds, nd, 0.01, NULL);
-    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_ALL),
+    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_GENERIC),
                      MB_FIT_BIT(MB_FIT_ONE) | MB_FIT_BIT(MB_FIT_D));
     /* one nonzero size: the p-bases */
     double d1[] = {1024};
     n = make_points(pts, &t, ps, 5, d1, 1, 0.01, NULL);
-    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_ALL), 0xfu);
+    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_GENERIC), 0xfu);
     /* size 0 only (barrier): the same */
     double d0[] = {0};
     n = make_points(pts, &t, ps, 5, d0, 1, 0.01, NULL);
-    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_ALL), 0xfu);
+    assert_int_equal(mb_fit_usable_bases(pts, n, MB_FIT_GENERIC), 0xfu);
     /* two p values: p and log2(p) proportional on {2, 4} */
     double p24[] = {2, 4};
     n = make_points(pts, &t, p24, 2, ds, nd, 0.01, NULL);
-    unsigned u = mb_fit_usable_bases(pts, n, MB_FIT_ALL);
+    unsigned u = mb_fit_usable_bases(pts, n, MB_FIT_GENERIC);
     assert_true(u & MB_FIT_BIT(MB_FIT_P));
     assert_false(u & MB_FIT_BIT(MB_FIT_LOG2P));
     /* the caller's set is respected */
@@ -164,7 +176,7 @@ static void test_recover_models(void **state)
                                0.01, r);
         mb_fit_model_t m;
         char err[256];
-        if (mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err) != 0)
+        if (mb_fit_select(pts, n, MB_FIT_GENERIC, &m, err, sizeof err) != 0)
             fail_msg("%s: %s", cases[c].what, err);
         check_recovered(&cases[c].t, &m, cases[c].what);
         assert_true(m.q > 0.001); /* the true model fits noise of the stated size */
@@ -188,7 +200,7 @@ static void test_selection_rate(void **state)
         size_t n = make_points(pts, &t, ps, 5, ds, 5, 0.01, r);
         mb_fit_model_t m;
         char err[256];
-        assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+        assert_int_equal(mb_fit_select(pts, n, MB_FIT_GENERIC, &m, err, sizeof err), 0);
         right += mask_of(m.basis, m.k) == mask_of(t.basis, t.k);
     }
     if (right < 40)
@@ -316,14 +328,14 @@ static void test_nonnegative(void **state)
         pts[n++] = (mb_fit_point_t){2, d, -500 + 0.5 * d + (d > 30000 ? 0 : 20), 5};
     mb_fit_model_t m;
     char err[256];
-    assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+    assert_int_equal(mb_fit_select(pts, n, MB_FIT_GENERIC, &m, err, sizeof err), 0);
     for (size_t j = 0; j < m.k; j++)
         assert_true(m.coef[j] >= 0);
     /* A time falling with d: the constant is all that is left. */
     n = 0;
     for (double d = 8; d <= 256; d *= 2)
         pts[n++] = (mb_fit_point_t){2, d, 1000 - d, 5};
-    assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+    assert_int_equal(mb_fit_select(pts, n, MB_FIT_GENERIC, &m, err, sizeof err), 0);
     assert_int_equal(m.k, 1);
     assert_int_equal(m.basis[0], MB_FIT_ONE);
 }
@@ -340,7 +352,7 @@ static void test_segment_rules_and_zero(void **state)
         pts[n++] = (mb_fit_point_t){2, ds[j], (ds[j] <= 2 ? 100 : 400) + 0.1 * ds[j], 1};
     mb_fit_segments_t s;
     char err[256];
-    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
     for (size_t k = 0; k < s.count; k++) {
         size_t sizes_in = 0;
         for (size_t j = 1; j < nd; j++)
@@ -353,15 +365,15 @@ static void test_segment_rules_and_zero(void **state)
     for (int p = 2; p <= 5; p++)
         zero[p - 2] = (mb_fit_point_t){p, 0, 300 + 50 * p, 1};
     mb_fit_model_t m;
-    assert_int_equal(mb_fit_zero_bytes(zero, 4, &m, err, sizeof err), 0);
+    assert_int_equal(mb_fit_zero_bytes(zero, 4, MB_FIT_GENERIC, &m, err, sizeof err), 0);
     assert_true(fabs(mb_fit_predict(&m, 6, 0, NULL, NULL) - 600) < 1e-6);
     /* One point: its time, nothing to test it with. */
-    assert_int_equal(mb_fit_zero_bytes(zero, 1, &m, err, sizeof err), 0);
+    assert_int_equal(mb_fit_zero_bytes(zero, 1, MB_FIT_GENERIC, &m, err, sizeof err), 0);
     assert_true(fabs(m.coef[0] - 400) < 1e-9);
     assert_int_equal(m.dof, 0);
     assert_true(isnan(m.q));
     zero[0].d = 8;
-    assert_int_equal(mb_fit_zero_bytes(zero, 4, &m, err, sizeof err), -1);
+    assert_int_equal(mb_fit_zero_bytes(zero, 4, MB_FIT_GENERIC, &m, err, sizeof err), -1);
 }
 
 /* Eager up to 4096 B, rendezvous from 6144 B with a 2 us jump: the break is found within
@@ -380,7 +392,7 @@ static void test_segments_break(void **state)
     }
     mb_fit_segments_t s;
     char err[256];
-    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
                      0);
     assert_int_equal(s.count, 2);
     if (s.seg[0].d_max < 3072 || s.seg[0].d_max > 6144)
@@ -403,7 +415,7 @@ static void test_segments_break(void **state)
                sd = 0.01 * t;
         pts[n++] = (mb_fit_point_t){2, d, t + gsl_ran_gaussian(r, sd), sd};
     }
-    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
                      0);
     assert_int_equal(s.count, 3);
     assert_true(s.seg[0].d_max >= 192 && s.seg[0].d_max <= 384);
@@ -413,7 +425,7 @@ static void test_segments_break(void **state)
     truth_t line = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
     double p2[] = {2};
     n = make_points(pts, &line, p2, 1, ds, nd, 0.01, r);
-    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
                      0);
     assert_int_equal(s.count, 1);
     assert_true(s.seg[0].d_min == 0 && s.seg[0].d_max == 1 << 20);
@@ -432,14 +444,14 @@ static void test_holdout(void **state)
     double mape = -1;
     char err[256];
     assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), 0);
+        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), 0);
     assert_int_equal(held, 4 + 5); /* d = 4096 at every p, and p = 16 at the other sizes */
     assert_true(mape >= 0 && mape < 1.0);
     /* nothing to hold out: 3 sizes, 1 process count */
     double p2[] = {2};
     n = make_points(pts, &t, p2, 1, ds, 3, 0.01, NULL);
     assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), -1);
+        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), -1);
     assert_non_null(strstr(err, "nothing to hold out"));
     gsl_rng_free(r);
 }
@@ -471,10 +483,55 @@ static void test_predict(void **state)
     truth_t t = {2, {MB_FIT_ONE, MB_FIT_D}, {50, 3}};
     size_t n = make_points(pts, &t, p2, 1, ds, 5, 0.01, NULL);
     char err[256];
-    assert_int_equal(mb_fit_select(pts, n, MB_FIT_ALL, &m, err, sizeof err), 0);
+    assert_int_equal(mb_fit_select(pts, n, MB_FIT_GENERIC, &m, err, sizeof err), 0);
     assert_true(fabs(mb_fit_predict(&m, 2, 250, &se, &out) - 800) < 1e-6);
     assert_true(se > 0 && se < 8);
     assert_false(out);
+}
+
+/* Each family's own cost law, with 1% noise, over p = 2..8 and sizes over three decades:
+ * held-out p = 8 picks that family (or one that predicts p = 8 as well), with a small error,
+ * and the fit on all points then has the family's bases. */
+static void test_family_select(void **state)
+{
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, SEED + 7);
+    mb_fit_point_t pts[MAXPTS];
+    double ps[] = {2, 3, 4, 5, 6, 7, 8}, ds[] = {64, 128, 256, 512, 1024, 4096, 16384, 65536};
+    static const struct {
+        int family;
+        double lat_ns, ns_per_byte;
+    } cases[] = {{0, 2000, 0.5}, {4, 3000, 1.0}, {6, 1500, 0.3}};
+    for (size_t c = 0; c < NELEMS(cases); c++) {
+        const mb_fit_family_t *f = &mb_fit_families[cases[c].family];
+        truth_t t = {3, {MB_FIT_ONE, f->latency, f->bandwidth}, {500, cases[c].lat_ns,
+                                                                 cases[c].ns_per_byte}};
+        size_t n = make_points(pts, &t, ps, NELEMS(ps), ds, NELEMS(ds), 0.01, r);
+        double err_pct[MB_FIT_NFAMILIES], largest = 0;
+        char err[256];
+        int got = mb_fit_family_select(pts, n, MB_FIT_BREAK_MARGIN, err_pct, &largest, err,
+                                       sizeof err);
+        assert_int_equal(largest, 8);
+        if (got != cases[c].family)
+            fail_msg("%s data: chose %s (%.2f%%), own family %.2f%%", f->name,
+                     got >= 0 ? mb_fit_families[got].name : err, got >= 0 ? err_pct[got] : 0,
+                     err_pct[cases[c].family]);
+        assert_true(err_pct[got] < 2.0);
+        /* a family that does not fit the law predicts p = 8 clearly worse */
+        assert_true(err_pct[cases[c].family == 0 ? 6 : 0] > 2 * err_pct[got]);
+    }
+    /* two process counts: nothing to hold out */
+    double p23[] = {2, 3};
+    truth_t t = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 1}};
+    size_t n = make_points(pts, &t, p23, 2, ds, NELEMS(ds), 0.01, NULL);
+    double err_pct[MB_FIT_NFAMILIES], largest = 0;
+    char err[256];
+    assert_int_equal(
+        mb_fit_family_select(pts, n, MB_FIT_BREAK_MARGIN, err_pct, &largest, err, sizeof err),
+        -1);
+    assert_non_null(strstr(err, "fewer than 3 process counts"));
+    gsl_rng_free(r);
 }
 
 int main(void)
@@ -485,7 +542,7 @@ int main(void)
         cmocka_unit_test(test_q_exact_and_wrong), cmocka_unit_test(test_segments_break),
         cmocka_unit_test(test_holdout),           cmocka_unit_test(test_predict),
         cmocka_unit_test(test_q_honest),          cmocka_unit_test(test_nonnegative),
-        cmocka_unit_test(test_segment_rules_and_zero),
+        cmocka_unit_test(test_segment_rules_and_zero), cmocka_unit_test(test_family_select),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,14 @@ static void test_fit_results(void **state)
     assert_true(fabs(term_coef(seg, "p") - 2000) < 1e-6);
     assert_true(fabs(term_coef(seg, "d") - 0.5) < 1e-9);
     assert_int_equal(json_integer_value(json_object_get(ag, "p_max")), 8);
+    /* p = 2, 4, 8: the family is chosen by predicting p = 8 (exactly, on exact data); the
+     * pair's fit, at one p, has none. */
+    const json_t *fam = json_object_get(ag, "p_family");
+    assert_string_equal(json_string_value(json_object_get(fam, "family")), "linear in p");
+    assert_int_equal(json_integer_value(json_object_get(fam, "held_out_p")), 8);
+    assert_true(json_number_value(json_object_get(fam, "error_at_largest_p_pct")) < 1e-6);
+    assert_int_equal(json_array_size(json_object_get(fam, "candidates")), MB_FIT_NFAMILIES);
+    assert_null(json_object_get(pp, "p_family"));
     char text[256];
     mb_fit_results_format_model(seg, false, text, sizeof text);
     assert_string_equal(text, "1 + 2*p + 0.0005*d");

@@ -25,8 +25,16 @@
 #define FIT_TIE_TOL 1e-9
 
 static const char *const fit_basis_names[MB_FIT_NBASES] = {
-    "1", "p", "log2(p)", "p^2", "d", "p*d", "log2(p)*d", "p^2*d",
+    "1",           "p",   "log2(p)",         "p^2",     "d",         "p*d", "log2(p)*d",
+    "p^2*d",       "ceil(log2(p))", "(p-1)", "ceil(log2(p))*d", "(p-1)*d", "(p-1)/p*d",
 };
+
+/* Rounds of a binomial tree over p ranks: the least k with 2^k >= p (log2 of a power of
+ * two is exact; the tolerance only absorbs rounding elsewhere). */
+static double fit_ceil_log2(double p)
+{
+    return ceil(log2(p) - 1e-9);
+}
 
 const char *mb_fit_basis_name(mb_fit_basis_t b)
 {
@@ -52,6 +60,11 @@ double mb_fit_basis_eval(mb_fit_basis_t b, double p, double d)
     case MB_FIT_PD: return p * d;
     case MB_FIT_LOG2PD: return log2(p) * d;
     case MB_FIT_P2D: return p * p * d;
+    case MB_FIT_CLOG2P: return fit_ceil_log2(p);
+    case MB_FIT_PM1: return p - 1;
+    case MB_FIT_CLOG2PD: return fit_ceil_log2(p) * d;
+    case MB_FIT_PM1D: return (p - 1) * d;
+    case MB_FIT_PFRACD: return (p - 1) / p * d;
     default: return NAN;
     }
 }
@@ -348,8 +361,8 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
     return mb_fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
 }
 
-int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, char *err,
-                      size_t errlen)
+int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, unsigned allowed,
+                      mb_fit_model_t *out, char *err, size_t errlen)
 {
     if (mb_fit_check_points(pts, n, err, errlen) != 0)
         return -1;
@@ -361,7 +374,7 @@ int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, 
     /* Two or more: the best model over p (only the constant when p does not vary, as the
      * d bases are zero on them). */
     if (n >= 2)
-        return mb_fit_select(pts, n, MB_FIT_ALL, out, err, errlen);
+        return mb_fit_select(pts, n, allowed | MB_FIT_BIT(MB_FIT_ONE), out, err, errlen);
     /* One point: its time, with nothing left to test it. */
     memset(out, 0, sizeof *out);
     out->k = 1;

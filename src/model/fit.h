@@ -22,11 +22,21 @@ typedef enum mb_fit_basis {
     MB_FIT_PD,     /* "p*d" */
     MB_FIT_LOG2PD, /* "log2(p)*d" */
     MB_FIT_P2D,    /* "p^2*d" */
+    /* The step counts of collective algorithms (fit_family.c): a binomial tree's rounds,
+     * a ring's or a pairwise exchange's steps, and the share of d a reduce-scatter or an
+     * allgather phase moves. */
+    MB_FIT_CLOG2P,  /* "ceil(log2(p))" */
+    MB_FIT_PM1,     /* "(p-1)" */
+    MB_FIT_CLOG2PD, /* "ceil(log2(p))*d" */
+    MB_FIT_PM1D,    /* "(p-1)*d" */
+    MB_FIT_PFRACD,  /* "(p-1)/p*d" */
     MB_FIT_NBASES
 } mb_fit_basis_t;
 
 #define MB_FIT_BIT(b) (1u << (b))
-#define MB_FIT_ALL ((1u << MB_FIT_NBASES) - 1u)
+/* The generic bases (the first eight): what a series with fewer than 3 process counts is
+ * fitted with, as no held-out p can choose an algorithm's family there. */
+#define MB_FIT_GENERIC ((1u << (MB_FIT_P2D + 1)) - 1u)
 #define MB_FIT_MAX_TERMS 3
 #define MB_FIT_MAX_BREAKS 4
 #define MB_FIT_MAX_SEGMENTS (MB_FIT_MAX_BREAKS + 1)
@@ -122,11 +132,35 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
 
 /* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no
- * point of the segments' lines): mb_fit_select over two or more (over p where p varies,
+ * point of the segments' lines): mb_fit_select of `allowed` over two or more (over p where p varies,
  * else a constant), a single point's time as a constant with dof 0 and Q NaN. All points
  * must have d = 0. Returns 0, or -1 with err. */
-int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, mb_fit_model_t *out, char *err,
-                      size_t errlen);
+int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, unsigned allowed,
+                      mb_fit_model_t *out, char *err, size_t errlen);
+
+/* A collective algorithm's family of p-dependence: t = c0 + c_lat * f_lat(p) + c_bw *
+ * f_bw(p) * d (+ c_d * d), the terms any of which BIC may drop (fit_family.c). */
+typedef struct mb_fit_family {
+    const char *name;       /* "binomial tree", "ring", ... */
+    mb_fit_basis_t latency; /* f_lat(p): rounds of start-up cost */
+    mb_fit_basis_t bandwidth; /* f_bw(p) * d: bytes each rank moves in sequence */
+} mb_fit_family_t;
+
+#define MB_FIT_NFAMILIES 8
+extern const mb_fit_family_t mb_fit_families[MB_FIT_NFAMILIES];
+
+/* The mask a family's fit chooses from: 1, its two bases, and d. */
+unsigned mb_fit_family_bases(const mb_fit_family_t *f);
+
+/* The family chosen on held-out p: with at least 3 distinct p (among points with d > 0),
+ * each family's mb_fit_segments on the points with p below the largest predicts the points
+ * at the largest p, and the family with the smallest median absolute percentage error of
+ * those predictions wins (ties go to the earlier one). error_pct[f] gets each family's
+ * error (INFINITY when it could not be fitted), *largest_p the p held out. Returns the
+ * winner's index, or -1 with err (fewer than 3 p, or no family fitted). */
+int mb_fit_family_select(const mb_fit_point_t *pts, size_t n, double margin,
+                         double error_pct[MB_FIT_NFAMILIES], double *largest_p, char *err,
+                         size_t errlen);
 
 /* The model's prediction at (p, d); *se_ns (may be NULL) its standard error from the
  * covariance; *outside (may be NULL) whether (p, d) lies outside the fitted range. */

@@ -108,6 +108,34 @@ static json_t *fit_results_segment_json(const mb_fit_model_t *m)
                      fit_results_real(m->chi2 / (double)m->dof), "Q", fit_results_real(m->q));
 }
 
+/* The bases the series is fitted with: with 3 or more process counts, those of the
+ * collective family that best predicts the largest p from the others (fit_family.c),
+ * recorded in the entry's "p_family"; else the generic ones. */
+static unsigned fit_results_family(json_t *entry, const mb_fit_point_t *pts, size_t n)
+{
+    double error_pct[MB_FIT_NFAMILIES], largest_p = NAN;
+    char err[256];
+    int f = n ? mb_fit_family_select(pts, n, MB_FIT_BREAK_MARGIN, error_pct, &largest_p, err,
+                                     sizeof err)
+              : -1;
+    if (f < 0)
+        return MB_FIT_GENERIC;
+    json_t *candidates = json_array();
+    for (int c = 0; c < MB_FIT_NFAMILIES; c++)
+        json_array_append_new(candidates,
+                              json_pack("{s:s, s:o}", "family", mb_fit_families[c].name,
+                                        "error_pct", fit_results_real(error_pct[c])));
+    const mb_fit_family_t *fam = &mb_fit_families[f];
+    json_object_set_new(
+        entry, "p_family",
+        json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "family", fam->name, "latency_basis",
+                  mb_fit_basis_name(fam->latency), "bandwidth_basis",
+                  mb_fit_basis_name(fam->bandwidth), "held_out_p", fit_results_number(largest_p),
+                  "error_at_largest_p_pct", fit_results_real(error_pct[f]), "candidates",
+                  candidates));
+    return mb_fit_family_bases(fam);
+}
+
 /* One "fits" entry for a benchmark and series. */
 static json_t *fit_results_entry(const json_t *bench, const json_t *series)
 {
@@ -145,10 +173,11 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
         }
     if (nz == n)
         nz = 0; /* nothing but 0 bytes: the segments fit them */
+    unsigned allowed = err[0] ? MB_FIT_GENERIC : fit_results_family(entry, pts + nz, n - nz);
     mb_fit_segments_t fit;
     mb_fit_model_t zero;
-    if (err[0] || (nz && mb_fit_zero_bytes(pts, nz, &zero, err, sizeof err) != 0) ||
-        mb_fit_segments(pts + nz, n - nz, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &fit, err,
+    if (err[0] || (nz && mb_fit_zero_bytes(pts, nz, allowed, &zero, err, sizeof err) != 0) ||
+        mb_fit_segments(pts + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN, &fit, err,
                         sizeof err) != 0) {
         json_object_set_new(entry, "error", json_string(err));
         json_object_set_new(entry, "holdout_error_pct", json_null());
@@ -169,7 +198,7 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     json_object_set_new(entry, "p_min", fit_results_number(p_min));
     json_object_set_new(entry, "p_max", fit_results_number(p_max));
     double mape;
-    if (mb_fit_holdout(pts + nz, n - nz, MB_FIT_ALL, MB_FIT_BREAK_MARGIN, &mape, NULL, err,
+    if (mb_fit_holdout(pts + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN, &mape, NULL, err,
                        sizeof err) == 0) {
         json_object_set_new(entry, "holdout_error_pct", fit_results_real(mape));
     } else {

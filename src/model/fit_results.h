@@ -17,7 +17,10 @@
  * "chi2", "dof", "chi2_reduced" (chi2 / dof), "Q"}], the 0-byte points' own segment first
  * (d_min = d_max = 0, mb_fit_zero_bytes; Q and chi2_reduced null when one point), the
  * segments of d > 0 after it (mb_fit_segments);
- * "holdout_error_pct": number or null, "holdout_note": why null (only then)}; coefs in ns.
+ * "holdout_error_pct": number or null, "holdout_note": why null (only then),
+ * "p_family" (only with 3 or more process counts: the family chosen on held-out p and fitted,
+ * mb_fit_family_select): {"family", "latency_basis", "bandwidth_basis", "held_out_p",
+ * "error_at_largest_p_pct", "candidates": [{"family", "error_pct"}]}}; coefs in ns.
  * When no model fits, "segments" is [] and "error" says why. */
 #ifndef MB_FIT_RESULTS_H
 #define MB_FIT_RESULTS_H

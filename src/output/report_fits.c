@@ -144,6 +144,61 @@ static void report_fits_models(FILE *f, const json_t *fits)
     free(rows);
 }
 
+/* Issue 13: how each collective grows with p, by the algorithm family that predicted the
+ * largest p best from the smaller ones (fit_family.c), its model over the largest sizes,
+ * its error at that p and the next family's, so a user sees how clear the choice was. */
+static void report_fits_families(FILE *f, const json_t *fits)
+{
+    size_t i, shown = 0;
+    const json_t *fit;
+    bool over_p = false;
+    fprintf(f, "collectives over p - the family of p-dependence that best predicts the largest "
+               "p from the smaller ones (held out),\n" REPORT_FITS_INDENT
+               "then fitted on all p; its median |error| there, and the runner-up's\n");
+    json_array_foreach(fits, i, fit)
+    {
+        const json_t *vars = json_object_get(fit, "variables");
+        over_p = over_p || (json_is_array(vars) && json_is_string(json_array_get(vars, 0)) &&
+                            strcmp(json_string_value(json_array_get(vars, 0)), "p") == 0);
+        const json_t *fam = json_object_get(fit, "p_family");
+        const json_t *segs = json_object_get(fit, "segments");
+        if (!json_is_object(fam) || json_array_size(segs) == 0)
+            continue;
+        char name[96], model[320], next[128] = "-";
+        report_fits_name(fit, name, sizeof name);
+        mb_fit_results_format_model(json_array_get(segs, json_array_size(segs) - 1), false, model,
+                                    sizeof model);
+        double best = json_number_value(json_object_get(fam, "error_at_largest_p_pct")),
+               second = INFINITY;
+        size_t j;
+        const json_t *c;
+        json_array_foreach(json_object_get(fam, "candidates"), j, c)
+        {
+            const char *cname = json_string_value(json_object_get(c, "family"));
+            const json_t *e = json_object_get(c, "error_pct");
+            const char *chosen = json_string_value(json_object_get(fam, "family"));
+            if (cname && chosen && strcmp(cname, chosen) != 0 && json_is_number(e) &&
+                json_number_value(e) < second) {
+                second = json_number_value(e);
+                snprintf(next, sizeof next, "%s %.1f%%", cname, second);
+            }
+        }
+        if (shown++ == 0)
+            fprintf(f, REPORT_FITS_INDENT "%-20s %-18s %-10s %-40s %s\n", "MPI Function", "family",
+                    "error", "model over the largest sizes (us)", "runner-up");
+        char err[32];
+        snprintf(err, sizeof err, "%.1f%% p=%.0f", best,
+                 json_number_value(json_object_get(fam, "held_out_p")));
+        fprintf(f, REPORT_FITS_INDENT "%-20s %-18s %-10s %-40s %s\n", name,
+                json_string_value(json_object_get(fam, "family")), err, model, next);
+    }
+    if (shown == 0)
+        fprintf(f, REPORT_FITS_INDENT "%s\n",
+                over_p ? "(fewer than 3 process counts measured: run on 4 ranks or more to "
+                         "choose it)"
+                       : "(no benchmark over p)");
+}
+
 static void report_fits_loggp(FILE *f, const json_t *loggp)
 {
     static const char *const params[] = {"L", "o_s", "o_r", "g", "G"};
@@ -323,6 +378,8 @@ void mb_report_fits(FILE *f, const json_t *root)
     const json_t *fits = json_object_get(root, "fits");
     if (json_is_array(fits)) {
         report_fits_models(f, fits);
+        fprintf(f, "\n");
+        report_fits_families(f, fits);
         fprintf(f, "\n");
         const json_t *loggp = json_object_get(root, "loggp");
         json_t *computed = NULL;
