@@ -276,6 +276,21 @@ expect "quick run: results.json has fits and LogGP" 0 '"loggp"' -- \
 expect "quick run: the run drew its plots" 0 'mpi_pingpong\.png' -- ls "$TMP/quick/plots"
 expect "predict on the quick run's results" 0 '^mpi\.allreduce p=2 d=1024: [0-9.]+ us \+- ' -- \
     "$EXE" predict "$TMP/quick/results.json" mpi.allreduce -p 2 -d 1024
+# Predicted vs measured: the composite patterns predicted from the fits (seeds 001 and 004).
+expect "quick run: results.json predicts the 4 composite patterns, no point without a figure" 0 '^4 0$' -- \
+    sh -c "echo \$(grep -c '\"recipe\": ' \"$TMP/quick/results.json\") \$(grep -c '\"predicted_ns\": null' \"$TMP/quick/results.json\")"
+expect "quick run: report.txt has the predicted-vs-measured table" 0 '^  mpi\.halo4 +2 +16 +[0-9.]+ +[0-9.]+ +[+-][0-9.]+  4 x mpi\.sendrecv intra$' -- \
+    sh -c "grep -q '^predicted vs measured (composite patterns' \"$TMP/quick/report.txt\" && grep -q '^  mpi\.allreduce_compute +median |error| ' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""
+expect "predict: a pattern from its recipe, beside its measured point" 0 '^mpi\.halo4 p=2 d=1024: [0-9.]+ us predicted \(4 x mpi\.sendrecv intra\); measured [0-9.]+ us, error [+-][0-9.]+%$' -- \
+    "$EXE" predict "$TMP/quick/results.json" mpi.halo4 -p 2 -d 1024
+PAT=tests/data/results_patterns_fixture.json
+expect "predict: a pattern on the fixture, exactly" 0 '^mpi\.halo2 p=4 d=1024: 1\.512 us predicted \(2 x mpi\.sendrecv intra\); measured 2\.5 us, error -39\.5%$' -- \
+    "$EXE" predict "$PAT" mpi.halo2 -p 4 -d 1024
+expect "predict: a pattern at an unmeasured point" 0 'mpi\.allreduce_compute p=4 d=8: 20\.7 us predicted \(20 us \+ mpi\.allreduce\); not measured at this point' -- \
+    "$EXE" predict "$PAT" mpi.allreduce_compute -p 4 -d 8
+expect "predict: a pattern whose component has no fit says so" 1 'mpi\.ring_shift: cannot predict from its recipe \(mpi\.sendrecv inter\): mpi\.sendrecv has no fit for the series pair=inter' -- \
+    "$EXE" predict "$PAT" mpi.ring_shift -p 2 -d 16
+expect "predict: a pattern needs -p" 2 'mpi\.halo2 depends on the process count: give -p P' -- "$EXE" predict "$PAT" mpi.halo2 -d 16
 # A fixture with known models: pingpong intra 500 + 0.1*d ns, allgather 1000 + 2000*p + 0.5*d ns.
 FIT=tests/data/results_mpi_fixture.json
 expect "predict: a collective from its fit" 0 '^mpi\.allgather p=4 d=1024: 9\.512 us \+- [0-9.e+-]+ us \(model 1 \+ 2\*p \+ 0\.0005\*d, Q 1\)$' -- "$EXE" predict "$FIT" mpi.allgather -p 4 -d 1024
