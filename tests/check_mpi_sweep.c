@@ -4,7 +4,8 @@
  * median; point-to-point ones cover exactly the sizes 0, 1, 2, 3, 4, 6, ... up to [mpi]
  * max_size for each pair in PAIRS ("intra" or "intra,inter"); collectives exactly those
  * up to collective_max_size (reductions: the multiples of 8) for p = 2..RANKS (as the
- * sweep rule gives); the barrier one point per p. Prints "FILE: ok (N benchmarks, M
+ * sweep rule gives); the barrier one point per p; composite patterns (records with
+ * "composed_of") d = 0 and the powers of 4 from 16 bytes at each p. Prints "FILE: ok (N benchmarks, M
  * points)" and exits 0, or names the first problem and exits 1; 2 on a usage error. */
 #include <math.h>
 #include <stdbool.h>
@@ -107,6 +108,15 @@ int main(int argc, char **argv)
             for (char *l = strtok(labels, ","); l; l = strtok(NULL, ","))
                 for (int k = 0; k < n; k++, expected++)
                     complete = complete && sweep_has(points, "pair", l, sizes[k], 0, &finite);
+        } else if (json_object_get(b, "composed_of")) {
+            /* A composite pattern: d = 0 and the powers of 4 from 16 bytes, at every p. */
+            int n = 0;
+            sizes[n++] = 0;
+            for (long long d = 16; d <= coll_top; d *= 4)
+                sizes[n++] = d;
+            for (int r = 0; r < nranks; r++)
+                for (int k = 0; k < n; k++, expected++)
+                    complete = complete && sweep_has(points, NULL, NULL, sizes[k], ranks[r], &finite);
         } else {
             bool reduction = strstr(name, "reduce") != NULL;
             int n = sweep_sizes(coll_top, reduction, sizes);

@@ -184,7 +184,7 @@ expect "one rank: Howell's neighbour rows say why they are missing" 0 'read_neig
 
 # --- message passing ---
 # Every primitive at every size and p of the sweep, with finite positive medians.
-expect "quick run: every mpi primitive covers its sweep (2 ranks)" 0 ': ok \(23 benchmarks' -- \
+expect "quick run: every mpi primitive covers its sweep (2 ranks)" 0 ': ok \(27 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/quick/results.json" 2 intra
 expect "quick run: report.txt has the pingpong table" 0 '^mpi\.pingpong ' -- cat "$TMP/quick/report.txt"
 expect "quick run: collectives state their timing scheme" 0 '"headline": "per call, the slowest rank' -- \
@@ -193,7 +193,7 @@ expect "quick run: collectives state their timing scheme" 0 '"headline": "per ca
 printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 256\n' >"$TMP/mpi4.ini"
 MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'report:' -- \
     $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
-expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(23 benchmarks' -- \
+expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(27 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/mpi4/results.json" 4 intra,inter
 expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
     cat "$TMP/mpi4/results.json"
@@ -204,7 +204,7 @@ expect "4 ranks: the report gives each collective's family and its error at p = 
     cat "$TMP/mpi4/report.txt"
 expect "2 ranks: the report says why no p-family is chosen" 0 'fewer than 3 process counts measured' -- \
     cat "$TMP/quick/report.txt"
-expect "one rank: every mpi primitive is skipped with the reason" 0 '^23$' -- \
+expect "one rank: every mpi primitive is skipped with the reason" 0 '^27$' -- \
     sh -c "\"$EXE\" --config \"$TMP/mpi4.ini\" --only 'mpi.*' --out \"$TMP/mpi1\" >/dev/null 2>&1; grep -c '\"skipped\": \"needs at least 2 ranks, the run has 1\"' \"$TMP/mpi1/results.json\""
 printf '[mpi]\nmax_size = 2G\n' >"$TMP/mpi_huge.ini"
 expect "a message over the 1 GiB limit is refused up front" 2 'max_size: 2147483648 bytes is over the 1 GiB' -- \
@@ -283,6 +283,21 @@ expect "quick run: results.json has fits and LogGP" 0 '"loggp"' -- \
 expect "quick run: the run drew its plots" 0 'mpi_pingpong\.png' -- ls "$TMP/quick/plots"
 expect "predict on the quick run's results" 0 '^mpi\.allreduce p=2 d=1024: [0-9.]+ us \+- ' -- \
     "$EXE" predict "$TMP/quick/results.json" mpi.allreduce -p 2 -d 1024
+# Predicted vs measured: the composite patterns predicted from the fits (seeds 001 and 004).
+expect "quick run: results.json predicts the 4 composite patterns, no point without a figure" 0 '^4 0$' -- \
+    sh -c "echo \$(grep -c '\"recipe\": ' \"$TMP/quick/results.json\") \$(grep -c '\"predicted_ns\": null' \"$TMP/quick/results.json\")"
+expect "quick run: report.txt has the predicted-vs-measured table" 0 '^  mpi\.halo4 +2 +16 +[0-9.]+ +[0-9.]+ +[+-][0-9.]+  4 x mpi\.sendrecv intra$' -- \
+    sh -c "grep -q '^predicted vs measured (composite patterns' \"$TMP/quick/report.txt\" && grep -q '^  mpi\.allreduce_compute +median |error| ' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""
+expect "predict: a pattern from its recipe, beside its measured point" 0 '^mpi\.halo4 p=2 d=1024: [0-9.]+ us predicted \(4 x mpi\.sendrecv intra\); measured [0-9.]+ us, error [+-][0-9.]+%$' -- \
+    "$EXE" predict "$TMP/quick/results.json" mpi.halo4 -p 2 -d 1024
+PAT=tests/data/results_patterns_fixture.json
+expect "predict: a pattern on the fixture, exactly" 0 '^mpi\.halo2 p=4 d=1024: 1\.512 us predicted \(2 x mpi\.sendrecv intra\); measured 2\.5 us, error -39\.5%$' -- \
+    "$EXE" predict "$PAT" mpi.halo2 -p 4 -d 1024
+expect "predict: a pattern at an unmeasured point" 0 'mpi\.allreduce_compute p=4 d=8: 20\.7 us predicted \(20 us \+ mpi\.allreduce\); not measured at this point' -- \
+    "$EXE" predict "$PAT" mpi.allreduce_compute -p 4 -d 8
+expect "predict: a pattern whose component has no fit says so" 1 'mpi\.ring_shift: cannot predict from its recipe \(mpi\.sendrecv inter\): mpi\.sendrecv has no fit for the series pair=inter' -- \
+    "$EXE" predict "$PAT" mpi.ring_shift -p 2 -d 16
+expect "predict: a pattern needs -p" 2 'mpi\.halo2 depends on the process count: give -p P' -- "$EXE" predict "$PAT" mpi.halo2 -d 16
 # A fixture with known models: pingpong intra 500 + 0.1*d ns, allgather 1000 + 2000*p + 0.5*d ns.
 FIT=tests/data/results_mpi_fixture.json
 expect "predict: a collective from its fit" 0 '^mpi\.allgather p=4 d=1024: 9\.512 us \+- [0-9.e+-]+ us \(model 1 \+ 2\*p \+ 0\.0005\*d, Q 1\)$' -- "$EXE" predict "$FIT" mpi.allgather -p 4 -d 1024

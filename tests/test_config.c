@@ -257,6 +257,26 @@ static void test_bad_min_max(void **state)
     assert_string_equal(err, "u.ini: [run] max_experiments: 51 is less than min_experiments (60)");
 }
 
+/* [mpi] pattern_compute: mpi.allreduce_compute's compute phase, a duration in (0, 100ms]. */
+static void test_pattern_compute(void **state)
+{
+    (void)state;
+    mb_config_t c;
+    char err[256] = "";
+    mb_config_defaults(&c);
+    assert_int_equal(c.mpi_pattern_compute, 20000);
+    assert_int_equal(mb_config_parse_string(&c, "[mpi]\npattern_compute = 100ms\n", "t.ini", err,
+                                            sizeof err),
+                     0);
+    assert_int_equal(c.mpi_pattern_compute, 100000000);
+    expect_error("[mpi]\npattern_compute = 101ms\n",
+                 "t.ini:2: [mpi] pattern_compute: must be at most 100ms");
+    expect_error("[mpi]\npattern_compute = 0us\n",
+                 "t.ini:2: [mpi] pattern_compute: '0us' must be greater than zero");
+    expect_error("[mpi]\npattern_compute = 20\n",
+                 "t.ini:2: [mpi] pattern_compute: '20' needs a unit (ns, us, ms or s)");
+}
+
 static void test_first_error_wins(void **state)
 {
     (void)state;
@@ -511,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_bad_outside_section),
         cmocka_unit_test(test_bad_auto),
         cmocka_unit_test(test_bad_min_max),
+        cmocka_unit_test(test_pattern_compute),
         cmocka_unit_test(test_first_error_wins),
         cmocka_unit_test(test_continuation),
         cmocka_unit_test(test_long_lines),

@@ -51,6 +51,62 @@ static void test_descriptors_are_complete(void **unused)
     assert_null(mb_registry_find("no.such"));
 }
 
+/* Whether component c has a label axis `axis` with the label `label`. */
+static bool has_series(const mb_bench_t *c, const char *axis, const char *label)
+{
+    for (size_t d = 0; d < c->ndims; d++) {
+        if (strcmp(c->dims[d].name, axis) != 0 || !c->dims[d].labels)
+            continue;
+        for (const char *const *l = c->dims[d].labels; *l; l++)
+            if (strcmp(*l, label) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* A composite pattern's recipe names fitted benchmarks that run before it, with series
+ * they have, and positive multipliers; the constant term is the configuration's. */
+static void test_recipes_name_fitted_components(void **unused)
+{
+    (void)unused;
+    mb_config_t cfg;
+    mb_config_defaults(&cfg);
+    size_t composites = 0;
+    for (size_t i = 0; i < mb_registry_count(); i++) {
+        const mb_bench_t *b = mb_registry_get(i);
+        if (!b->compose)
+            continue;
+        composites++;
+        for (int inter = 0; inter <= 1; inter++) {
+            mb_context_t ctx = {.config = &cfg, .arg = b->arg, .has_pair_intra = true,
+                                .has_pair_inter = inter};
+            mb_compose_t terms[MB_COMPOSE_MAX];
+            size_t n = b->compose(&ctx, terms, MB_COMPOSE_MAX);
+            assert_true(n >= 1 && n <= MB_COMPOSE_MAX);
+            assert_int_equal(b->model, MB_MODEL_NONE);
+            for (size_t t = 0; t < n; t++) {
+                if (!terms[t].benchmark) {
+                    assert_true(terms[t].constant_ns == (double)cfg.mpi_pattern_compute);
+                    continue;
+                }
+                const mb_bench_t *c = mb_registry_find(terms[t].benchmark);
+                assert_non_null(c);
+                size_t ci = 0;
+                while (mb_registry_get(ci) != c)
+                    ci++;
+                assert_true(ci < i);
+                assert_int_equal(c->model, MB_MODEL_LINEAR_PD);
+                assert_true(terms[t].times > 0);
+                if (terms[t].series_axis) {
+                    assert_true(has_series(c, terms[t].series_axis, terms[t].series_label));
+                    assert_string_equal(terms[t].series_label, inter ? "inter" : "intra");
+                }
+            }
+        }
+    }
+    assert_int_equal(composites, 4);
+}
+
 static size_t count_selected(const bool *sel)
 {
     size_t n = 0;
@@ -187,6 +243,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_descriptors_are_complete),
+        cmocka_unit_test(test_recipes_name_fitted_components),
         cmocka_unit_test(test_select_globs),
         cmocka_unit_test(test_skip_reason_names_the_need),
         cmocka_unit_test(test_params_json),

@@ -94,6 +94,20 @@ typedef enum mb_scope {
     MB_SCOPE_FIRST_RANKS, /* world ranks 0..p-1 together, p = the point's ranks_dim value */
 } mb_scope_t;
 
+/* One term of a composite benchmark's prediction recipe (seeds 001 and 004: a pattern
+ * predicted from the tables of its primitives, beside its measured time): `times` x the
+ * fitted model of `benchmark` at the pattern point's p and d, in the component's series
+ * series_axis = series_label (NULL: its first); or, with benchmark NULL, constant_ns. */
+typedef struct mb_compose {
+    const char *benchmark;
+    double times;
+    const char *series_axis, *series_label;
+    double constant_ns;
+    const char *what; /* a constant term in words, e.g. "compute phase" */
+} mb_compose_t;
+
+#define MB_COMPOSE_MAX 4
+
 typedef struct mb_bench {
     const char *name;     /* "group.function" */
     const char *group;
@@ -132,6 +146,10 @@ typedef struct mb_bench {
      * a failed point's measurement has n == 0. NULL or returns a new JSON object merged
      * into the benchmark's result. */
     json_t *(*derive)(const mb_point_t *pts, const mb_measurement_t *ms, size_t n);
+    /* A composite pattern's prediction recipe (mb_compose_t), written into its record as
+     * "composed_of" so that readers predict it from the JSON alone: fill at most max terms
+     * (MB_COMPOSE_MAX) for ctx's configuration and nodes, return how many. NULL: none. */
+    size_t (*compose)(const mb_context_t *ctx, mb_compose_t *terms, size_t max);
 } mb_bench_t;
 
 /* Whether rank r of ctx->measure_comm measures the point: all do, unless they take turns

@@ -358,6 +358,9 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         for (size_t i = 0; i < npts; i++)
             order[i] = i;
     json_t *result = root ? mb_measure_json_header(b, cfg) : NULL;
+    json_t *recipe = root ? mb_measure_json_composed(b, ctx) : NULL;
+    if (recipe)
+        json_object_set_new(result, "composed_of", recipe);
     json_int_t failed_points = 0, dropped_points = 0;
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];

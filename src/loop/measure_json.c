@@ -70,6 +70,39 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
     return j;
 }
 
+/* A whole number as a JSON integer ("times": 2), any other as a real. */
+static json_t *measure_json_number(double v)
+{
+    return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v) : json_real(v);
+}
+
+json_t *mb_measure_json_composed(const mb_bench_t *b, const mb_context_t *ctx)
+{
+    mb_compose_t terms[MB_COMPOSE_MAX];
+    mb_context_t bench_ctx = *ctx;
+    bench_ctx.arg = b->arg;
+    size_t n = b->compose ? b->compose(&bench_ctx, terms, MB_COMPOSE_MAX) : 0;
+    if (n == 0)
+        return NULL;
+    json_t *recipe = json_array();
+    for (size_t i = 0; i < n && i < MB_COMPOSE_MAX; i++) {
+        const mb_compose_t *t = &terms[i];
+        json_t *term;
+        if (t->benchmark) {
+            term = json_pack("{s:s, s:o}", "benchmark", t->benchmark, "times",
+                             measure_json_number(t->times));
+            if (t->series_axis && t->series_label)
+                json_object_set_new(term, "series",
+                                    json_pack("{s:s}", t->series_axis, t->series_label));
+        } else {
+            term = json_pack("{s:o, s:s?}", "constant_ns", measure_json_number(t->constant_ns),
+                             "what", t->what);
+        }
+        json_array_append_new(recipe, term);
+    }
+    return recipe;
+}
+
 json_t *mb_measure_params_json(const mb_bench_t *b, const mb_point_t *pt)
 {
     json_t *p = json_object();

@@ -2,7 +2,8 @@
 /* The predict command: read a results document, take its "fits" (or fit it now), and
  * evaluate one benchmark's model at the given process count and size. --pair picks the
  * series by its label values (the pair of a point-to-point benchmark); without it, the
- * first series measured. */
+ * first series measured. A composite pattern (a record with "composed_of") is predicted
+ * from its recipe (predict_patterns.h), beside its measured time where there is one. */
 #include "predict_command.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "fit.h"
 #include "fit_results.h"
+#include "predict_patterns.h"
 #include "record.h"
 
 #define PREDICT_USAGE "usage: mbsuite predict RESULTS.json OP -p P -d BYTES [--pair intra|inter]"
@@ -138,6 +140,72 @@ static const char *predict_no_model(const json_t *bench)
     return "no point was measured";
 }
 
+/* The measured headline of bench at (p, d), or NAN when that point was not measured. */
+static double predict_measured(const json_t *bench, double p, double d)
+{
+    const char *p_axis = mb_record_axis(bench, MB_ROLE_RANKS);
+    const char *d_axis = mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE);
+    const char *stat = json_string_value(json_object_get(bench, "statistic"));
+    size_t i;
+    const json_t *pt;
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        const json_t *params = json_object_get(pt, "params");
+        const json_t *t = json_object_get(pt, stat ? stat : "median");
+        if (!mb_record_point_ok(pt) || !json_is_number(t) ||
+            (p_axis && json_number_value(json_object_get(params, p_axis)) != p) ||
+            (d_axis && json_number_value(json_object_get(params, d_axis)) != d))
+            continue;
+        return json_number_value(t);
+    }
+    return NAN;
+}
+
+/* A composite pattern (its record has "composed_of"): its recipe evaluated from the fits,
+ * and its measured time where that point was measured. */
+static int predict_composite(const predict_args_t *a, const json_t *root, const json_t *fits,
+                             const json_t *bench)
+{
+    bool uses_p = mb_record_axis(bench, MB_ROLE_RANKS) != NULL;
+    bool uses_d = mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE) != NULL;
+    if (uses_p && a->p < 0)
+        return predict_usage_error("%s depends on the process count: give -p P%s", a->op, "");
+    if (uses_d && a->d < 0)
+        return predict_usage_error("%s depends on the message size: give -d BYTES%s", a->op, "");
+    if (a->pair)
+        fprintf(stderr,
+                "mbsuite predict: warning: %s is predicted from its recipe, which names its "
+                "series; --pair ignored\n",
+                a->op);
+    double p = uses_p ? (double)a->p : 2.0, d = uses_d ? (double)a->d : 0.0, t_ns;
+    const json_t *recipe = json_object_get(bench, "composed_of");
+    char text[512], err[512], where[96] = "";
+    bool outside;
+    mb_predict_recipe_text(recipe, text, sizeof text);
+    if (mb_predict_recipe(recipe, root, fits, p, d, &t_ns, &outside, err, sizeof err) != 0) {
+        fprintf(stderr, "mbsuite predict: %s: cannot predict from its recipe (%s): %s\n", a->op,
+                text, err);
+        return 1;
+    }
+    if (outside)
+        fprintf(stderr,
+                "mbsuite predict: warning: a component of %s is evaluated outside its fitted "
+                "range: extrapolating\n",
+                a->op);
+    if (uses_p)
+        snprintf(where, sizeof where, " p=%lld", a->p);
+    if (uses_d)
+        snprintf(where + strlen(where), sizeof where - strlen(where), " d=%lld", a->d);
+    double measured = predict_measured(bench, p, d);
+    printf("%s%s: %.4g us predicted (%s)", a->op, where, t_ns / 1000.0, text);
+    if (isfinite(measured) && measured > 0)
+        printf("; measured %.4g us, error %+.1f%%\n", measured / 1000.0,
+               (t_ns - measured) / measured * 100.0);
+    else
+        printf("; not measured at this point\n");
+    return 0;
+}
+
 static int predict_run(const predict_args_t *a, const json_t *root, const json_t *fits)
 {
     char list[2048], err[256], model_text[320];
@@ -162,6 +230,8 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
         {
             const char *name = json_string_value(json_object_get(b, "name"));
             if (name && strcmp(name, a->op) == 0) {
+                if (mb_record_ran(b) && json_is_array(json_object_get(b, "composed_of")))
+                    return predict_composite(a, root, fits, b);
                 fprintf(stderr, "mbsuite predict: %s has no model: %s\n", a->op,
                         predict_no_model(b));
                 return 1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* report.txt from the results document alone: the context block (report_context.c), the
- * failed points, where the time went (report_timings.c), the summary tables (pre-flight, Howell's, the fitted models, cache levels),
+ * failed points, where the time went (report_timings.c), the summary tables (pre-flight, Howell's, the fitted models, predicted vs measured, cache levels),
  * one table per benchmark, then the points whose confidence target was missed. Failed
  * points appear in their own list and nowhere else. Everything optional prints as "-", so
  * a partial document still renders. */
@@ -15,6 +15,7 @@
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_memory.h"
+#include "report_patterns.h"
 #include "report_text.h"
 #include "report_timings.h"
 
@@ -380,6 +381,7 @@ int mb_report_write(FILE *f, const json_t *root)
     mb_report_memory_howell(f, root);
     fprintf(f, "\n");
     mb_report_fits(f, root);
+    mb_report_patterns(f, root);
     mb_report_memory_cache_levels(f, root);
     json_array_foreach(benchmarks, i, bench)
     {

@@ -36,6 +36,9 @@ typedef enum mb_sync_id { MB_SYNC_BARRIER = 0, MB_SYNC_WINDOW } mb_sync_id_t;
 /* Message buffers: the same warm ones every call, or cycled through more than the LLC. */
 typedef enum mb_buffers { MB_BUFFERS_WARM = 0, MB_BUFFERS_COLD } mb_buffers_t;
 
+/* The longest [mpi] pattern_compute accepted (docs/mpi.md). */
+#define MB_CONFIG_PATTERN_COMPUTE_MAX_NS UINT64_C(100000000)
+
 typedef struct mb_config {
 #define MB_CONFIG_KEY(section, key, type, def, help) MB_CONFIG_CTYPE_##type section##_##key;
 #include "config_keys.def"

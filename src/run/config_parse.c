@@ -278,6 +278,13 @@ static int parse_check(const parse_ctx_t *ctx, int *line, char *msg, size_t msgl
         snprintf(msg, msglen, "[run] ci_target: must be greater than 0");
         return -1;
     }
+    /* Every iteration of mpi.allreduce_compute computes this long: a longer phase measures
+     * the clock, not the reduction, and makes each experiment last seconds. */
+    if (c->mpi_pattern_compute > MB_CONFIG_PATTERN_COMPUTE_MAX_NS) {
+        *line = KEY_LINE(ctx, mpi_pattern_compute);
+        snprintf(msg, msglen, "[mpi] pattern_compute: must be at most 100ms");
+        return -1;
+    }
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "fit_results.h"
+#include "predict_patterns.h"
 #include "loop_rules.h"
 
 int mb_sections_add_preflight(mb_results_t *results, const mb_config_t *cfg, json_t *preflight,
@@ -93,8 +94,17 @@ int mb_sections_add_fits(mb_results_t *results, const char *dir, char *err, size
         return -1;
     }
     json_t *loggp = mb_fit_loggp(mb_results_json(results), fits);
+    /* The composite patterns predicted from the fits, beside their measured times. */
+    json_t *predictions = mb_predict_patterns(mb_results_json(results), fits);
     snprintf(path, sizeof path, "%s/fits.csv", dir);
-    if (mb_fit_results_write_csv(fits, path, err, errlen) != 0 ||
+    if (mb_fit_results_write_csv(fits, path, err, errlen) != 0) {
+        json_decref(fits);
+        json_decref(loggp);
+        json_decref(predictions);
+        return -1;
+    }
+    /* Staged: the write that adds the fits carries it. */
+    if (mb_results_stage_section(results, "predictions", predictions, err, errlen) != 0 ||
         mb_results_set_section(results, "fits", fits, err, errlen) != 0 ||
         (loggp && mb_results_set_section(results, "loggp", loggp, err, errlen) != 0))
         return -1;

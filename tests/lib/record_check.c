@@ -232,6 +232,43 @@ static int record_check_model(mb_check_t *c, const json_t *b)
     return 0;
 }
 
+/* "composed_of" (a composite pattern's recipe): a non-empty array of terms, each
+ * {"benchmark": name, "times" > 0, "series"?: {axis: label}} or {"constant_ns" >= 0}. */
+static int record_check_recipe(mb_check_t *c, const json_t *recipe)
+{
+    if (json_array_size(recipe) == 0)
+        return mb_check_fail(c, "a recipe needs at least one term");
+    size_t i;
+    const json_t *term;
+    json_array_foreach(recipe, i, term)
+    {
+        size_t old = mb_check_push_index(c, i);
+        if (!json_is_object(term))
+            return mb_check_fail(c, "expected object, got %s", mb_check_type_name(term));
+        if (json_object_get(term, "benchmark")) {
+            if (mb_check_string(c, term, "benchmark", false, false, NULL) != 0 ||
+                mb_check_number(c, term, "times", MB_CHECK_POSITIVE, NULL) != 0)
+                return -1;
+            const json_t *series = json_object_get(term, "series");
+            if (series && !mb_check_get(c, term, "series", MB_CHECK_OBJECT))
+                return -1;
+            const char *key;
+            const json_t *v;
+            json_object_foreach((json_t *)series, key, v)
+            {
+                if (!json_is_string(v)) {
+                    mb_check_push_key(c, "series");
+                    return mb_check_fail(c, "label of \"%s\" is not a string", key);
+                }
+            }
+        } else if (mb_check_number(c, term, "constant_ns", MB_CHECK_NONNEG, NULL) != 0) {
+            return -1;
+        }
+        mb_check_pop(c, old);
+    }
+    return 0;
+}
+
 static int record_check_names(mb_check_t *c, const json_t *names)
 {
     size_t i;
@@ -279,6 +316,9 @@ int mb_record_check(mb_check_t *c, const json_t *b, size_t *npoints, size_t *nfa
     if (json_object_get(b, "wall_s") && mb_check_number(c, b, "wall_s", MB_CHECK_NONNEG, NULL) != 0)
         return -1;
     if (json_object_get(b, "derived") && !mb_check_get(c, b, "derived", MB_CHECK_OBJECT))
+        return -1;
+    if (json_object_get(b, "composed_of") &&
+        mb_check_sub(c, b, "composed_of", MB_CHECK_ARRAY, record_check_recipe) != 0)
         return -1;
 
     const json_t *points = mb_check_get(c, b, "points", MB_CHECK_ARRAY);

@@ -6,6 +6,8 @@
  * exactly which figure is wrong. */
 #include "results_check.h"
 
+#include <math.h>
+
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -344,6 +346,89 @@ static int check_timings(mb_check_t *c, const json_t *timings, bool require)
     return 0;
 }
 
+/* One point of a "predictions" entry: measured_ns > 0; predicted_ns >= 0 with error_pct
+ * and extrapolated, or both null with the error text saying why. */
+static int check_prediction_point(mb_check_t *c, const json_t *pt)
+{
+    double measured, predicted, e;
+    if (!mb_check_get(c, pt, "params", MB_CHECK_OBJECT) ||
+        mb_check_number(c, pt, "measured_ns", MB_CHECK_POSITIVE, &measured) != 0)
+        return -1;
+    if (json_is_null(json_object_get(pt, "predicted_ns"))) {
+        if (!json_is_null(json_object_get(pt, "error_pct")))
+            return mb_check_fail(c, "error_pct without predicted_ns");
+        return mb_check_string(c, pt, "error", false, false, NULL);
+    }
+    if (mb_check_number(c, pt, "predicted_ns", MB_CHECK_NONNEG, &predicted) != 0 ||
+        !mb_check_get(c, pt, "extrapolated", MB_CHECK_BOOL) ||
+        !mb_check_get(c, pt, "error_pct", MB_CHECK_NUMBER))
+        return -1;
+    e = json_number_value(json_object_get(pt, "error_pct"));
+    if (fabs(e - (predicted - measured) / measured * 100.0) > 1e-6 * fmax(1.0, fabs(e))) {
+        mb_check_push_key(c, "error_pct");
+        return mb_check_fail(c, "%g is not (predicted - measured) / measured x 100", e);
+    }
+    return 0;
+}
+
+/* "predictions": one entry per benchmark that ran and has "composed_of", each with a point
+ * per measured point of it. */
+static int check_predictions(mb_check_t *c, const json_t *pred, const json_t *benchmarks)
+{
+    size_t i, j, entries = 0;
+    const json_t *e, *b, *pt;
+    json_array_foreach(pred, i, e)
+    {
+        size_t old = mb_check_push_index(c, i);
+        const char *name = NULL;
+        if (!json_is_object(e))
+            return mb_check_fail(c, "expected object, got %s", mb_check_type_name(e));
+        if (mb_check_string(c, e, "name", false, false, &name) != 0 ||
+            mb_check_string(c, e, "recipe", false, false, NULL) != 0 ||
+            mb_check_integer(c, e, "predicted_points", 0, false, NULL) != 0)
+            return -1;
+        if (!json_is_null(json_object_get(e, "median_abs_error_pct")) &&
+            mb_check_number(c, e, "median_abs_error_pct", MB_CHECK_NONNEG, NULL) != 0)
+            return -1;
+        const json_t *pts = mb_check_get(c, e, "points", MB_CHECK_ARRAY);
+        if (!pts)
+            return -1;
+        size_t measured = 0, o = mb_check_push_key(c, "points");
+        json_array_foreach(pts, j, pt)
+        {
+            size_t k = mb_check_push_index(c, j);
+            if (!json_is_object(pt))
+                return mb_check_fail(c, "expected object, got %s", mb_check_type_name(pt));
+            if (check_prediction_point(c, pt) != 0)
+                return -1;
+            mb_check_pop(c, k);
+        }
+        mb_check_pop(c, o);
+        const json_t *bench = NULL;
+        json_array_foreach(benchmarks, j, b)
+        {
+            if (strcmp(json_string_value(json_object_get(b, "name")), name) == 0)
+                bench = b;
+        }
+        if (!bench || !json_object_get(bench, "composed_of"))
+            return mb_check_fail(c, "\"%s\" is no benchmark with a recipe (composed_of)", name);
+        json_array_foreach(json_object_get(bench, "points"), j, pt)
+            measured += json_is_string(json_object_get(pt, "status")) &&
+                        strcmp(json_string_value(json_object_get(pt, "status")), "ok") == 0;
+        if (measured != json_array_size(pts))
+            return mb_check_fail(c, "%zu points, but %s measured %zu", json_array_size(pts), name,
+                                 measured);
+        entries++;
+        mb_check_pop(c, old);
+    }
+    size_t want = 0;
+    json_array_foreach(benchmarks, j, b)
+        want += json_object_get(b, "composed_of") && json_is_null(json_object_get(b, "skipped"));
+    if (entries != want)
+        return mb_check_fail(c, "%zu entries, but %zu benchmarks ran with a recipe", entries, want);
+    return 0;
+}
+
 static int check_expected(mb_check_t *c, const json_t *benchmarks, const char *want)
 {
     size_t i;
@@ -442,6 +527,23 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         mb_check_pop(&c, old);
     }
     mb_check_pop(&c, top);
+    const json_t *pred = json_object_get(root, "predictions");
+    /* Where the fits were made, the patterns were predicted from them. */
+    size_t recipes = 0;
+    json_array_foreach(benchmarks, i, b) recipes +=
+        json_object_get(b, "composed_of") && json_is_null(json_object_get(b, "skipped"));
+    if (!pred && recipes && json_object_get(root, "fits"))
+        return mb_check_fail(&c, "\"fits\" but no \"predictions\" for the %zu benchmarks with a "
+                                 "recipe",
+                             recipes);
+    if (pred) {
+        size_t old = mb_check_push_key(&c, "predictions");
+        if (!json_is_array(pred))
+            return mb_check_fail(&c, "expected array, got %s", mb_check_type_name(pred));
+        if (check_predictions(&c, pred, benchmarks) != 0)
+            return -1;
+        mb_check_pop(&c, old);
+    }
     json_int_t declared = 0;
     if (mb_check_integer(&c, root, "failed_points", 0, false, &declared) != 0)
         return -1;
