@@ -10,9 +10,10 @@
  * Iterations run back to back in one timed loop, as in an application's time step, with no
  * synchronisation between them (late ranks and imbalance carry over: that is the point);
  * the headline is the slowest rank's time per iteration. Each carries its prediction
- * recipe (mb_compose_t); docs/mpi.md says why the naive sums miss. What can fool it: at
- * p < 5 halo4's neighbours coincide (p = 2: the +-2 neighbours are the rank itself), as
- * they would in an application on so few ranks. Setup checks one iteration's data. */
+ * recipe (mb_compose_t); docs/mpi.md says why the naive sums miss. At p < 5 halo4's
+ * neighbours coincide, as they would in an application on so few ranks; a neighbour that
+ * would be the rank itself (+-2 at p = 2) is the one beyond it, so that every message
+ * crosses to another rank, as the recipe counts. Setup checks one iteration's data. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,8 +168,11 @@ static int pattern_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
     s->bytes = (int)pt->v[0];
     s->k = pattern_neighbours[s->kind];
     for (int j = 0; j < s->k; j++) {
-        s->to[j] = pattern_mod(s->me + pattern_offsets[s->kind][j], s->p);
-        s->from[j] = pattern_mod(s->me - pattern_offsets[s->kind][j], s->p);
+        int off = pattern_offsets[s->kind][j];
+        if (pattern_mod(off, s->p) == 0) /* not to itself: one step further */
+            off += off > 0 ? 1 : -1;
+        s->to[j] = pattern_mod(s->me + off, s->p);
+        s->from[j] = pattern_mod(s->me - off, s->p);
     }
     size_t blocks = s->k > 0 ? (size_t)s->k : 1;
     if (mb_msgbuf_init(&s->sbuf, ctx, (size_t)s->bytes * blocks, err, errlen) != 0 ||
@@ -268,7 +272,7 @@ const mb_bench_t mb_bench_mpi_patterns[PATTERN_FAMILY_SIZE_mpi_patterns] = {
      .summary = "periodic halo exchange of d bytes with the 4 ring neighbours at +-1 and +-2",
      .measures =
          "per rank MPI_Irecv from and MPI_Isend to rank-1, rank+1, rank-2 and rank+2 "
-         "(mod p; at p < 5 some coincide), d bytes each, then MPI_Waitall" PATTERN_MEASURES_TAIL},
+         "(mod p; at p < 5 some coincide, and one that would be the rank itself is the next), d bytes each, then MPI_Waitall" PATTERN_MEASURES_TAIL},
     {PATTERN_COMMON, .name = "mpi.allreduce_compute", .arg = &pattern_allreduce,
      .summary = "a compute phase of [mpi] pattern_compute, then an allreduce of d bytes",
      .measures = "per rank a spin of [mpi] pattern_compute on the clock, then MPI_Allreduce "
