@@ -179,6 +179,10 @@ bench_fits() {
     echo "-np 2: segments over d > 0 with Q in [0.01, 0.99]: $q_ok of $nseg" \
          "($(calc '%.0f' "100 * $q_ok / $nseg")%, target >= 80%); with a negative coefficient:" \
          "$negative (target 0); under 4 points: $small (target 0)"
+    # Composite patterns measured directly against their recipes summed from the fits.
+    $GET "$TMP/fit2/results.json" predictions errors | while read -r name err npts; do
+        echo "-np 2: $name predicted from the tables: median |error| $err% over $npts points"
+    done
     # SimGrid/SMPI replaying the exported platform against the measured pingpong.
     if command -v smpicc >/dev/null && ./mbsuite export --simgrid "$TMP/fit2" --out "$TMP/sg" >/dev/null &&
         smpicc -O1 -o "$TMP/sg/pingpong" tests/simgrid_pingpong.c >/dev/null 2>&1; then
@@ -198,6 +202,9 @@ bench_fits() {
     read -r coll ncoll <<<"$($GET "$TMP/fit4/results.json" fits coll)"
     echo "-np 4 (oversubscribed): median held-out error, point-to-point: $p2p% over $n2p fits;" \
          "collectives (p = 2..4, largest p held out): $coll% over $ncoll fits (target < 20%)"
+    $GET "$TMP/fit4/results.json" predictions errors | while read -r name err npts; do
+        echo "-np 4 (oversubscribed): $name predicted from the tables: median |error| $err% over $npts points"
+    done
 }
 
 # One whole suite run: its wall time around mpirun, as a user waits for it, and from its

@@ -8,7 +8,9 @@
  * a negative coefficient, how many fewer than 4 points, and how many there are;
  * FILE timings KEY for the run's
  * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings slowest for the measured
- * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"). For scripts such as
+ * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"); FILE predictions errors:
+ * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
+ * predicted). For scripts such as
  * `make bench`. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,7 +24,8 @@ static int get_usage(void)
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
                     "       results_get FILE system.clock|preflight|timings KEY\n"
                     "       results_get FILE timings slowest\n"
-                    "       results_get FILE fits p2p|coll|quality\n");
+                    "       results_get FILE fits p2p|coll|quality\n"
+                    "       results_get FILE predictions errors\n");
     return 2;
 }
 
@@ -44,6 +47,28 @@ static int get_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* Each pattern's median |predicted - measured| / measured, as the run wrote it. */
+static int get_predictions(const json_t *root)
+{
+    const json_t *preds = json_object_get(root, "predictions"), *e;
+    size_t i;
+    if (!json_is_array(preds)) {
+        fprintf(stderr, "results_get: no \"predictions\" array\n");
+        return 1;
+    }
+    json_array_foreach(preds, i, e)
+    {
+        const json_t *m = json_object_get(e, "median_abs_error_pct");
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (json_is_number(m))
+            printf("%s %.1f %lld\n", name ? name : "?", json_number_value(m),
+                   (long long)json_integer_value(json_object_get(e, "predicted_points")));
+        else
+            printf("%s - 0\n", name ? name : "?");
+    }
+    return 0;
 }
 
 /* The median of the fits' holdout_error_pct, point-to-point ones or collectives. */
@@ -156,6 +181,10 @@ int main(int argc, char **argv)
     int rc = 1;
     if (strcmp(argv[2], "fits") == 0) {
         rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3]);
+        goto done;
+    }
+    if (strcmp(argv[2], "predictions") == 0 && strcmp(argv[3], "errors") == 0) {
+        rc = get_predictions(root);
         goto done;
     }
     if (strcmp(argv[2], "timings") == 0 && strcmp(argv[3], "slowest") == 0) {
