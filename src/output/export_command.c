@@ -46,7 +46,7 @@ static const char export_usage[] =
     "               LogGOPSim -f SCHEDULE.bin $(cat DIR/loggopsim.args)\n"
     "  --dimemas    DIR/mbsuite.cfg, README.txt: a Dimemas configuration (latency, bandwidth)\n"
     "               from the fitted pingpong:\n"
-    "               Dimemas -p out.prv --dim app.dim DIR/mbsuite.cfg\n";
+    "               Dimemas --dim app.dim --prv-trace out.prv --config-file DIR/mbsuite.cfg\n";
 
 __attribute__((format(printf, 1, 2))) static int export_usage_error(const char *fmt, ...)
 {

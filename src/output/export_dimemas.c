@@ -117,8 +117,9 @@ static int dimemas_write_readme(FILE *f, void *arg)
     const dimemas_out_t *o = arg;
     fprintf(f,
             "Dimemas configuration from mbsuite (%s, %s; %s)\n\n"
-            "  Dimemas -p out.prv --dim app.dim mbsuite.cfg\n\n"
-            "(Dimemas 5.x; app.dim is the application's trace, e.g. from Extrae and prv2dim.)\n\n"
+            "  Dimemas --dim app.dim --prv-trace app.sim.prv --config-file mbsuite.cfg\n\n"
+            "(Dimemas 5; app.dim is the application's trace: Extrae's app.prv through\n"
+            "prv2dim --prv-trace app.prv --dim-trace app.dim.)\n\n"
             "Dimemas's model of a message of d bytes is linear: a startup latency + d /\n"
             "bandwidth. From the fitted model of %s (half a round trip):\n"
             "  startup   %.6g s: the first segment of messages with bytes in them, at 0 bytes\n"
