@@ -249,11 +249,27 @@ expect "--time-budget: cut working sets: results complete and valid" 0 ': ok \(2
 expect "--time-budget: the report names the cut working sets" 0 'shm.bandwidth working sets cut to 8M' -- \
     cat "$TMP/budget_span/report.txt"
 
-# --- export to a simulator: SimGrid/SMPI replays the fitted pingpong ---
+# --- export to a simulator: SimGrid/SMPI replays the fitted pingpong; LogGOPSim, Dimemas ---
 expect "export: no export named is a usage error" 2 'which export' -- "$EXE" export --out "$TMP/sg"
-expect "export: no --out is a usage error" 2 'no --out DIR' -- "$EXE" export --simgrid "$TMP/quick"
+expect "export: two exports at once are a usage error" 2 "'--simgrid' and '--dimemas': one export at a time" -- \
+    "$EXE" export --simgrid "$TMP/quick" --dimemas "$TMP/quick" --out "$TMP/sg"
+expect "export: no --out is a usage error, the export named" 2 '--loggopsim: no --out DIR' -- \
+    "$EXE" export --loggopsim "$TMP/quick"
 expect "export: a missing run is named, exit 1" 1 'unable to open .*nosuchrun' -- \
     "$EXE" export --simgrid "$TMP/nosuchrun" --out "$TMP/sg"
+# Input to export nothing from: the file named, exit 1, nothing written (not even DIR).
+printf '{"schema": 2}\n' >"$TMP/nofits.json"
+sed 's/"loggp": {/"loggp_gone": {/' "$TMP/quick/results.json" >"$TMP/nologgp.json"
+for kind in simgrid loggopsim dimemas; do
+    expect "export --$kind: results without fits or benchmarks: named, exit 1" 1 \
+        "export --$kind: $TMP/nofits.json: .*no \"benchmarks\"" -- "$EXE" export --$kind "$TMP/nofits.json" --out "$TMP/bad-$kind"
+    expect "export --$kind: a run without a latency benchmark: named, exit 1" 1 \
+        "export --$kind: $TMP/budget_off/results.json: no latency benchmark" -- "$EXE" export --$kind "$TMP/budget_off" --out "$TMP/bad-$kind"
+done
+expect "export --loggopsim: results without loggp: named, exit 1" 1 \
+    "export --loggopsim: $TMP/nologgp.json: no \"loggp\" section" -- "$EXE" export --loggopsim "$TMP/nologgp.json" --out "$TMP/bad-loggopsim"
+[ ! -e "$TMP/bad-simgrid" ] && [ ! -e "$TMP/bad-loggopsim" ] && [ ! -e "$TMP/bad-dimemas" ] &&
+    pass "export: nothing written after input errors" || fail "export: nothing written after input errors"
 expect "export --simgrid writes a platform, a host file and SMPI options" 0 'lat-factor:15:' -- \
     sh -c "\"$EXE\" export --simgrid \"$TMP/quick\" --out \"$TMP/sg\" >/dev/null && grep -q '<cluster id=\"mbsuite\"' \"$TMP/sg/platform.xml\" && test -s \"$TMP/sg/hostfile\" && cat \"$TMP/sg/smpi.cfg\""
 if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
@@ -270,9 +286,32 @@ if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
         [ "$(wc -l <"$TMP/sg/sim.txt")" -eq 3 ]
     }
     expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5%, at 3 sizes" 0 'd=65536' -- sg_check
+    # MPI_Allreduce on the same platform, with SMPI's recursive doubling: on 2 ranks one
+    # exchange of d bytes each way, so the fitted pingpong's time (within 10%). Against the
+    # measured mpi.allreduce it is 30-50% short here (a real exchange costs more than one
+    # message, and Open MPI adds its reduction and collective overhead): make bench prints
+    # that comparison, with SMPI's Open MPI selector too, and no test asserts it.
+    sg_allreduce_check() {
+        smpicc -O1 -o "$TMP/sg/allreduce" tests/simgrid_allreduce.c >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
+        (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
+            --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:rdb ./allreduce 8 1024 16384 2>/dev/null) >"$TMP/sg/allreduce.txt" || return 1
+        while read -r _ d us; do
+            want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
+            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated allreduce %s us, pingpong model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && e < 10 && e > -10) }' || return 1
+        done <"$TMP/sg/allreduce.txt"
+        [ "$(wc -l <"$TMP/sg/allreduce.txt")" -eq 3 ]
+    }
+    expect "export --simgrid: SMPI's allreduce (recursive doubling) on it is one fitted exchange, within 10%, at 3 sizes" 0 'd=16384' -- sg_allreduce_check
 else
     skip "export --simgrid: SMPI's pingpong on it (smpicc/smpirun not installed)"
+    skip "export --simgrid: SMPI's allreduce on it (smpicc/smpirun not installed)"
 fi
+expect "export --loggopsim writes LogGOPSim's options, integers, in ns and ps" 0 '^-L [0-9]+ -o [0-9]+ -g [0-9]+ -G [0-9]+ -O [0-9]+ -S [0-9]+$' -- \
+    sh -c "\"$EXE\" export --loggopsim \"$TMP/quick\" --out \"$TMP/lg\" >/dev/null && grep -Eq '^-L [0-9]+ -o [0-9]+ -g [0-9]+ -G [0-9]+ -O [0-9]+ -S [0-9]+\$' \"$TMP/lg/loggopsim-ps.args\" && cat \"$TMP/lg/loggopsim.args\""
+expect "export --loggopsim: the README names each value's source" 0 'slope in d of mpi\.send' -- \
+    sh -c "grep -q '^  -L ' \"$TMP/lg/README.txt\" && grep -q 'mpi.pingpong (half a round trip)' \"$TMP/lg/README.txt\" && cat \"$TMP/lg/README.txt\""
+expect "export --dimemas writes a Dimemas 5 configuration" 0 '^"multi node information" \{0, 1, "mbsuite", 2, 1\.0, [0-9.e+-]+, [0-9.e+-]+, ' -- \
+    sh -c "\"$EXE\" export --dimemas \"$TMP/quick\" --out \"$TMP/dm\" >/dev/null && head -1 \"$TMP/dm/mbsuite.cfg\" | grep -qx '#DIMEMAS_CONFIGURATION' && grep -q '^\"environment information\" {\"mbsuite\", 0, \"\", 1, [0-9.e+-]*, 0, 1};;\$' \"$TMP/dm/mbsuite.cfg\" && test -s \"$TMP/dm/README.txt\" && cat \"$TMP/dm/mbsuite.cfg\""
 
 # --- fitted models, predict and plots (seed 001's table and graphs) ---
 expect "quick run: report.txt has the fitted-model table" 0 'MPI Function .*Time \(us\) .*Goodness of fit \(Q\)' -- cat "$TMP/quick/report.txt"

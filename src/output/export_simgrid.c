@@ -3,13 +3,12 @@
  * platform, host file, SMPI options and a README, each written atomically. */
 #include "export_simgrid.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "fileutil.h"
+#include "export_util.h"
 #include "fit_results.h"
 #include "record.h"
 
@@ -165,42 +164,6 @@ static int simgrid_write_readme(FILE *f, void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-/* The run's latency benchmark (loggp "L") and its fit for `pair` (or its first series). */
-static const json_t *simgrid_fit(const json_t *root, const json_t *fits, const char *pair,
-                                 const char **bench, char *err, size_t errlen)
-{
-    *bench = NULL;
-    size_t i;
-    const json_t *b, *f;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
-    {
-        const char *loggp = json_string_value(json_object_get(b, "loggp"));
-        if (!*bench && loggp && strcmp(loggp, "L") == 0 && mb_record_ran(b))
-            *bench = json_string_value(json_object_get(b, "name"));
-    }
-    if (!*bench) {
-        snprintf(err, errlen, "no latency benchmark (loggp \"L\", e.g. mpi.pingpong) ran");
-        return NULL;
-    }
-    json_array_foreach(fits, i, f)
-    {
-        const char *name = json_string_value(json_object_get(f, "name"));
-        if (!name || strcmp(name, *bench) != 0)
-            continue;
-        if (!pair)
-            return f;
-        const char *key;
-        const json_t *v;
-        json_object_foreach((json_t *)json_object_get(f, "params"), key, v)
-        {
-            if (json_is_string(v) && strcmp(json_string_value(v), pair) == 0)
-                return f;
-        }
-    }
-    snprintf(err, errlen, "%s has no fit%s%s", *bench, pair ? " for pair " : "", pair ? pair : "");
-    return NULL;
-}
-
 int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, char *err,
                       size_t errlen)
 {
@@ -211,7 +174,7 @@ int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, cha
     int rc = -1;
     simgrid_out_t o = {.hosts = 2};
     mb_simgrid_piece_t pieces[MB_SIMGRID_MAX_PIECES];
-    o.fit = simgrid_fit(root, fits, pair, &o.bench, err, errlen);
+    o.fit = mb_export_latency_fit(root, fits, pair, &o.bench, err, errlen);
     if (!o.fit)
         goto out;
     char series[128];
@@ -224,25 +187,15 @@ int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, cha
     const json_t *system = json_object_get(root, "system");
     json_int_t ranks = json_integer_value(json_object_get(system, "ranks"));
     o.hosts = ranks > 2 && ranks < 1000000 ? (int)ranks : 2;
-    const char *started = json_string_value(json_object_get(root, "started_utc"));
     char source[96];
-    snprintf(source, sizeof source, "the run of %s", started ? started : "an unknown time");
+    mb_export_run_text(root, source, sizeof source);
     o.source = source;
-    if (mb_mkdir_p(dir, err, errlen) != 0)
+    static const mb_export_file_t files[] = {{"platform.xml", simgrid_write_platform},
+                                             {"hostfile", simgrid_write_hostfile},
+                                             {"smpi.cfg", simgrid_write_cfg},
+                                             {"README.txt", simgrid_write_readme}};
+    if (mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen) != 0)
         goto out;
-    static const struct {
-        const char *file;
-        mb_file_writer_fn write;
-    } files[] = {{"platform.xml", simgrid_write_platform},
-                 {"hostfile", simgrid_write_hostfile},
-                 {"smpi.cfg", simgrid_write_cfg},
-                 {"README.txt", simgrid_write_readme}};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].file);
-        if (mb_file_write_atomic(path, files[i].write, &o, err, errlen) != 0)
-            goto out;
-    }
     rc = 0;
 out:
     json_decref(own);

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the simulator exports (export_util.h): finding the latency benchmark's fit and
+ * writing a set of files all or nothing. */
+#include "export_util.h"
+
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+
+const json_t *mb_export_loggp_source(const json_t *root, const char *what)
+{
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        const char *loggp = json_string_value(json_object_get(b, "loggp"));
+        if (loggp && strcmp(loggp, what) == 0 && mb_record_ran(b) &&
+            json_is_string(json_object_get(b, "name")))
+            return b;
+    }
+    return NULL;
+}
+
+const json_t *mb_export_fit_of(const json_t *fits, const char *name, const json_t *params)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const char *fname = json_string_value(json_object_get(f, "name"));
+        if (fname && name && strcmp(fname, name) == 0 &&
+            json_equal(json_object_get(f, "params"), (json_t *)params))
+            return f;
+    }
+    return NULL;
+}
+
+const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
+                                    const char **bench, char *err, size_t errlen)
+{
+    const json_t *src = mb_export_loggp_source(root, "L");
+    *bench = src ? json_string_value(json_object_get(src, "name")) : NULL;
+    if (!*bench) {
+        snprintf(err, errlen, "no latency benchmark (loggp \"L\", e.g. mpi.pingpong) ran");
+        return NULL;
+    }
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        if (!name || strcmp(name, *bench) != 0)
+            continue;
+        if (!pair)
+            return f;
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)json_object_get(f, "params"), key, v)
+        {
+            if (json_is_string(v) && strcmp(json_string_value(v), pair) == 0)
+                return f;
+        }
+    }
+    snprintf(err, errlen, "%s has no fit%s%s", *bench, pair ? " for pair " : "", pair ? pair : "");
+    return NULL;
+}
+
+void mb_export_run_text(const json_t *root, char *buf, size_t len)
+{
+    const char *started = json_string_value(json_object_get(root, "started_utc"));
+    snprintf(buf, len, "the run of %s", started ? started : "an unknown time");
+}
+
+int mb_export_write_files(const char *dir, const mb_export_file_t *files, size_t n, void *arg,
+                          char *err, size_t errlen)
+{
+    if (mb_mkdir_p(dir, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
+        if (mb_file_write_atomic(path, files[i].write, arg, err, errlen) == 0)
+            continue;
+        /* A set of files is read together: none rather than some of them. */
+        for (size_t j = 0; j < i; j++) {
+            snprintf(path, sizeof path, "%s/%s", dir, files[j].name);
+            (void)unlink(path);
+        }
+        return -1;
+    }
+    return 0;
+}
