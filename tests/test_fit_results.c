@@ -197,7 +197,7 @@ static void test_loggp_by_field(void **state)
     json_t *post =
         mb_testdoc_bench("x.post", NULL, "o_s", "len:message_size", "link:label:a", NULL);
     json_t *take =
-        mb_testdoc_bench("x.take", NULL, "o_r", "len:message_size", "link:label:a", NULL);
+        mb_testdoc_bench("x.take", "linear_pd", "o_r", "len:message_size", "link:label:a", NULL);
     json_t *decoy =
         mb_testdoc_bench("mpi.send", NULL, NULL, "size_bytes:message_size", "pair:label:a", NULL);
     for (double d = 0; d <= 8192; d += 1024) {
@@ -220,6 +220,13 @@ static void test_loggp_by_field(void **state)
     assert_non_null(strstr(loggp_text(loggp, "a", "o_s", "derivation"), "(8 B)"));
     assert_non_null(strstr(loggp_text(loggp, "a", "g", "derivation"), "stand-in: x.post"));
     assert_non_null(strstr(loggp_text(loggp, "a", "G", "derivation"), "x.rtt"));
+    /* o_r as a function of d: its source's fitted line, 192 + 1 * len over 8..8200 B; o_s's
+     * source has no model, so no of_d. */
+    const json_t *of_d = json_object_get(json_object_get(json_object_get(loggp, "a"), "o_r"), "of_d");
+    assert_int_equal(json_array_size(of_d), 1);
+    assert_true(fabs(json_number_value(json_object_get(json_array_get(of_d, 0), "start_ns")) - 192) < 1e-6);
+    assert_true(fabs(json_number_value(json_object_get(json_array_get(of_d, 0), "per_byte_ns")) - 1) < 1e-9);
+    assert_null(json_object_get(json_object_get(json_object_get(loggp, "a"), "o_s"), "of_d"));
     json_decref(loggp);
 
     /* A benchmark timing back-to-back sends (loggp "g") gives g; the stand-in is gone. */

@@ -75,9 +75,58 @@ static json_t *fit_loggp_omitted(const char *unit, const char *why)
     return json_pack("{s:n, s:s, s:s}", "value", "unit", unit, "omitted", why);
 }
 
+/* The fit of benchmark `name` for this series, or NULL. */
+static const json_t *fit_loggp_fit(const json_t *fits, const char *name, const json_t *series)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const char *fname = json_string_value(json_object_get(f, "name"));
+        if (name && fname && strcmp(fname, name) == 0 &&
+            json_equal(json_object_get(f, "params"), (json_t *)series))
+            return f;
+    }
+    return NULL;
+}
+
+/* The coefficient of `basis` in a segment's model, 0 when it has no such term. */
+static double fit_loggp_coef(const json_t *segment, const char *basis)
+{
+    size_t i;
+    const json_t *term;
+    json_array_foreach(json_object_get(segment, "terms"), i, term)
+    {
+        const char *b = json_string_value(json_object_get(term, "basis"));
+        if (b && strcmp(b, basis) == 0)
+            return json_number_value(json_object_get(term, "coef"));
+    }
+    return 0;
+}
+
+/* An overhead as a function of d (issue 13: o_s(d), o_r(d) as LogGP's successors use them):
+ * the pieces of its source's fitted model, each start-up + per byte * d over its sizes. */
+static json_t *fit_loggp_of_d(const json_t *fit)
+{
+    json_t *pieces = json_array();
+    size_t i;
+    const json_t *seg;
+    json_array_foreach(json_object_get(fit, "segments"), i, seg)
+    {
+        char model[160];
+        mb_fit_results_format_model(seg, false, model, sizeof model);
+        json_array_append_new(
+            pieces, json_pack("{s:O, s:O, s:o, s:o, s:s}", "d_min", json_object_get(seg, "d_min"),
+                              "d_max", json_object_get(seg, "d_max"), "start_ns",
+                              fit_loggp_real(fit_loggp_coef(seg, "1")), "per_byte_ns",
+                              fit_loggp_real(fit_loggp_coef(seg, "d")), "model_us", model));
+    }
+    return pieces;
+}
+
 /* An overhead (o_s or o_r) from its source benchmark; NAN in *ns when it cannot be had. */
 static json_t *fit_loggp_overhead(const json_t *src, const char *what, const char *whose,
-                                  const json_t *series, double *ns)
+                                  const json_t *fits, const json_t *series, double *ns)
 {
     char text[FIT_LOGGP_TEXT_MAX];
     double d = 0;
@@ -91,9 +140,14 @@ static json_t *fit_loggp_overhead(const json_t *src, const char *what, const cha
                  fit_loggp_name(src));
         return fit_loggp_omitted("ns", text);
     }
-    snprintf(text, sizeof text, "%s median at its smallest size (%.0f B): the %s time",
+    snprintf(text, sizeof text,
+             "%s median at its smallest size (%.0f B): the %s time; of_d: its fitted model",
              fit_loggp_name(src), d, whose);
-    return fit_loggp_param(*ns, "ns", text);
+    json_t *param = fit_loggp_param(*ns, "ns", text);
+    const json_t *fit = fit_loggp_fit(fits, fit_loggp_name(src), series);
+    if (json_array_size(json_object_get(fit, "segments")) > 0)
+        json_object_set_new(param, "of_d", fit_loggp_of_d(fit));
+    return param;
 }
 
 static json_t *fit_loggp_latency(const json_t *src, const json_t *series, double o_s_ns,
@@ -152,31 +206,15 @@ static json_t *fit_loggp_gap_per_byte(const json_t *src, const json_t *fits, con
 {
     char text[FIT_LOGGP_TEXT_MAX];
     const char *name = src ? fit_loggp_name(src) : NULL;
-    const json_t *fit = NULL;
-    size_t i;
-    const json_t *f;
-    json_array_foreach(fits, i, f)
-    {
-        const char *fname = json_string_value(json_object_get(f, "name"));
-        if (name && fname && strcmp(fname, name) == 0 &&
-            json_equal(json_object_get(f, "params"), (json_t *)series))
-            fit = f;
-    }
-    const json_t *segs = json_object_get(fit, "segments");
+    const json_t *segs = json_object_get(fit_loggp_fit(fits, name, series), "segments");
     const json_t *last = json_array_get(segs, json_array_size(segs) - 1);
-    const json_t *term, *slope = NULL;
-    json_array_foreach(json_object_get(last, "terms"), i, term)
-    {
-        const char *basis = json_string_value(json_object_get(term, "basis"));
-        if (basis && strcmp(basis, "d") == 0)
-            slope = json_object_get(term, "coef");
-    }
     if (!last) {
         snprintf(text, sizeof text, "no fit of %s for this series",
                  name ? name : "a benchmark with loggp \"L\"");
         return fit_loggp_omitted("ns/byte", text);
     }
-    if (!json_is_number(slope) || json_number_value(slope) <= 0) {
+    double slope = fit_loggp_coef(last, "d");
+    if (!(slope > 0)) {
         snprintf(text, sizeof text, "%s's model for its largest sizes has no positive d term",
                  name);
         return fit_loggp_omitted("ns/byte", text);
@@ -184,7 +222,7 @@ static json_t *fit_loggp_gap_per_byte(const json_t *src, const json_t *fits, con
     snprintf(text, sizeof text, "slope in d of %s's model over its largest sizes (%.0f to %.0f B)",
              name, json_number_value(json_object_get(last, "d_min")),
              json_number_value(json_object_get(last, "d_max")));
-    return fit_loggp_param(json_number_value(slope), "ns/byte", text);
+    return fit_loggp_param(slope, "ns/byte", text);
 }
 
 static json_t *fit_loggp_series(const json_t *const src[4], const json_t *fits,
@@ -192,8 +230,8 @@ static json_t *fit_loggp_series(const json_t *const src[4], const json_t *fits,
 {
     json_t *out = json_object();
     double o_s_ns, o_r_ns;
-    json_t *o_s = fit_loggp_overhead(src[1], "o_s", "sender's", series, &o_s_ns);
-    json_t *o_r = fit_loggp_overhead(src[2], "o_r", "receiver's", series, &o_r_ns);
+    json_t *o_s = fit_loggp_overhead(src[1], "o_s", "sender's", fits, series, &o_s_ns);
+    json_t *o_r = fit_loggp_overhead(src[2], "o_r", "receiver's", fits, series, &o_r_ns);
     json_object_set_new(out, "L", fit_loggp_latency(src[0], series, o_s_ns, o_r_ns));
     json_object_set_new(out, "o_s", o_s);
     json_object_set_new(out, "o_r", o_r);

@@ -47,7 +47,9 @@ int mb_fit_results_write_csv(const json_t *fits, const char *path, char *err, si
  * stand-in), G = the d slope of the "L" benchmark's fit over its largest sizes. Shape: {"intra": {"L": P, "o_s": P, "o_r": P,
  * "g": P, "G": P}, ...}, keyed by the series' label values joined by "," ("all" for a
  * source without label axes), where P is {"value", "unit", "derivation"} or, when it
- * cannot be derived, {"value": null, "unit", "omitted": why}. G's fit comes from `fits`,
+ * cannot be derived, {"value": null, "unit", "omitted": why}; o_s and o_r as functions of d
+ * too, when their source has a fit: "of_d": [{"d_min", "d_max", "start_ns", "per_byte_ns",
+ * "model_us"}], the pieces of that fit. G's and of_d's fits come from `fits`,
  * else root's "fits". No source gives {}. Meant to be stored as root's "loggp". */
 json_t *mb_fit_loggp(const json_t *root, const json_t *fits);
 

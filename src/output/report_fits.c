@@ -222,6 +222,16 @@ static void report_fits_loggp(FILE *f, const json_t *loggp)
                 json_string_value(json_object_get(p, json_is_number(v) ? "derivation" : "omitted"));
             fprintf(f, REPORT_FITS_INDENT "%-6s %-4s %-14s %s%s\n", i == 0 ? pair : "", params[i],
                     value, json_is_number(v) ? "" : "omitted: ", why ? why : "-");
+            size_t k;
+            const json_t *piece;
+            json_array_foreach(json_object_get(p, "of_d"), k, piece)
+            {
+                fprintf(f, REPORT_FITS_INDENT "%-6s %-4s %-14s %s %.0f..%.0f B: %s us\n", "",
+                        "", "", k == 0 ? "of d:" : "     ",
+                        json_number_value(json_object_get(piece, "d_min")),
+                        json_number_value(json_object_get(piece, "d_max")),
+                        json_string_value(json_object_get(piece, "model_us")));
+            }
         }
     }
 }
