@@ -17,8 +17,7 @@ static json_t *fit_loggp_real(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The first benchmark that ran and stands for LogGP parameter `what`, or NULL. */
-static const json_t *fit_loggp_source(const json_t *root, const char *what)
+const json_t *mb_fit_loggp_source(const json_t *root, const char *what)
 {
     size_t i;
     const json_t *b;
@@ -75,21 +74,6 @@ static json_t *fit_loggp_omitted(const char *unit, const char *why)
     return json_pack("{s:n, s:s, s:s}", "value", "unit", unit, "omitted", why);
 }
 
-/* The fit of benchmark `name` for this series, or NULL. */
-static const json_t *fit_loggp_fit(const json_t *fits, const char *name, const json_t *series)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(fits, i, f)
-    {
-        const char *fname = json_string_value(json_object_get(f, "name"));
-        if (name && fname && strcmp(fname, name) == 0 &&
-            json_equal(json_object_get(f, "params"), (json_t *)series))
-            return f;
-    }
-    return NULL;
-}
-
 /* The coefficient of `basis` in a segment's model, 0 when it has no such term. */
 static double fit_loggp_coef(const json_t *segment, const char *basis)
 {
@@ -144,7 +128,7 @@ static json_t *fit_loggp_overhead(const json_t *src, const char *what, const cha
              "%s median at its smallest size (%.0f B): the %s time; of_d: its fitted model",
              fit_loggp_name(src), d, whose);
     json_t *param = fit_loggp_param(*ns, "ns", text);
-    const json_t *fit = fit_loggp_fit(fits, fit_loggp_name(src), series);
+    const json_t *fit = mb_fit_results_find(fits, fit_loggp_name(src), series);
     if (json_array_size(json_object_get(fit, "segments")) > 0)
         json_object_set_new(param, "of_d", fit_loggp_of_d(fit));
     return param;
@@ -206,7 +190,7 @@ static json_t *fit_loggp_gap_per_byte(const json_t *src, const json_t *fits, con
 {
     char text[FIT_LOGGP_TEXT_MAX];
     const char *name = src ? fit_loggp_name(src) : NULL;
-    const json_t *segs = json_object_get(fit_loggp_fit(fits, name, series), "segments");
+    const json_t *segs = json_object_get(mb_fit_results_find(fits, name, series), "segments");
     const json_t *last = json_array_get(segs, json_array_size(segs) - 1);
     if (!last) {
         snprintf(text, sizeof text, "no fit of %s for this series",
@@ -244,8 +228,8 @@ json_t *mb_fit_loggp(const json_t *root, const json_t *fits)
 {
     if (!fits)
         fits = json_object_get(root, "fits");
-    const json_t *const src[4] = {fit_loggp_source(root, "L"), fit_loggp_source(root, "o_s"),
-                                  fit_loggp_source(root, "o_r"), fit_loggp_source(root, "g")};
+    const json_t *const src[4] = {mb_fit_loggp_source(root, "L"), mb_fit_loggp_source(root, "o_s"),
+                                  mb_fit_loggp_source(root, "o_r"), mb_fit_loggp_source(root, "g")};
     /* Every series any source measured, in the order the sources first show them. */
     json_t *all = json_array();
     for (size_t s = 0; s < 3; s++)

@@ -237,6 +237,29 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
     return fits;
 }
 
+const json_t *mb_fit_results_find(const json_t *fits, const char *name, const json_t *params)
+{
+    size_t i;
+    const json_t *f;
+    json_array_foreach(fits, i, f)
+    {
+        const char *fname = json_string_value(json_object_get(f, "name"));
+        if (fname && name && strcmp(fname, name) == 0 &&
+            json_equal(json_object_get(f, "params"), (json_t *)params))
+            return f;
+    }
+    return NULL;
+}
+
+const json_t *mb_fit_results_of(const json_t *root, json_t **own, char *err, size_t errlen)
+{
+    const json_t *fits = json_object_get(root, "fits");
+    *own = NULL;
+    if (json_is_array(fits))
+        return fits;
+    return *own = mb_fit_results(root, err, errlen);
+}
+
 int mb_fit_results_segment_model(const json_t *fit, const json_t *segment, mb_fit_model_t *out,
                                  char *err, size_t errlen)
 {

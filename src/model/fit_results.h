@@ -40,6 +40,17 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen);
  * Returns 0, or -1 with err. */
 int mb_fit_results_write_csv(const json_t *fits, const char *path, char *err, size_t errlen);
 
+/* The fit in `fits` of benchmark `name` whose params equal `params`, or NULL (borrowed). */
+const json_t *mb_fit_results_find(const json_t *fits, const char *name, const json_t *params);
+
+/* root's "fits", or when it has none the fits computed now: *own then holds them (the
+ * caller's reference to drop; NULL otherwise). NULL with err when they cannot be had. */
+const json_t *mb_fit_results_of(const json_t *root, json_t **own, char *err, size_t errlen);
+
+/* The first benchmark that ran and stands for LogGP parameter `what` ("L", "o_s", "o_r",
+ * "g": its "loggp" field), or NULL. */
+const json_t *mb_fit_loggp_source(const json_t *root, const char *what);
+
 /* LogGP parameters per series (new reference), from the benchmarks whose "loggp" field
  * names them, each at its smallest message size: o_s and o_r are those benchmarks'
  * medians, L = the "L" benchmark's (half a round trip) - o_s - o_r, g = the "g"

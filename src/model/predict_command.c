@@ -87,18 +87,6 @@ static int predict_parse(int argc, char **argv, predict_args_t *a)
     return 0;
 }
 
-static bool predict_has(const json_t *array, const char *s)
-{
-    size_t i;
-    const json_t *v;
-    json_array_foreach(array, i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* A fit's series as text: its label values joined by ",", "" for none. */
 static void predict_series(const json_t *fit, char *buf, size_t len)
 {
@@ -118,7 +106,7 @@ static void predict_list(const json_t *fits, const char *op, char *buf, size_t l
         char series[256];
         predict_series(fit, series, sizeof series);
         const char *v = op ? series : name;
-        if (!v || !*v || !name || (op && strcmp(name, op) != 0) || predict_has(seen, v))
+        if (!v || !*v || !name || (op && strcmp(name, op) != 0) || mb_record_has_string(seen, v))
             continue;
         json_array_append_new(seen, json_string(v));
         if (used < len)
@@ -254,7 +242,7 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
         return 2;
     }
     const json_t *vars = json_object_get(fit, "variables");
-    bool uses_p = predict_has(vars, "p"), uses_d = predict_has(vars, "d");
+    bool uses_p = mb_record_has_string(vars, "p"), uses_d = mb_record_has_string(vars, "d");
     if (uses_p && a->p < 0)
         return predict_usage_error("%s depends on the process count: give -p P%s", a->op, "");
     if (uses_d && a->d < 0)
@@ -340,16 +328,13 @@ int mb_command_predict(int argc, char **argv)
                 jerr.column, jerr.text);
         return 1;
     }
-    json_t *fits = json_object_get(root, "fits");
-    json_t *computed = NULL;
-    if (!json_is_array(fits)) {
-        char err[256];
-        fits = computed = mb_fit_results(root, err, sizeof err);
-        if (!fits) {
-            fprintf(stderr, "mbsuite predict: %s: %s\n", a.path, err);
-            json_decref(root);
-            return 1;
-        }
+    json_t *computed;
+    char err[256];
+    const json_t *fits = mb_fit_results_of(root, &computed, err, sizeof err);
+    if (!fits) {
+        fprintf(stderr, "mbsuite predict: %s: %s\n", a.path, err);
+        json_decref(root);
+        return 1;
     }
     rc = predict_run(&a, root, fits);
     json_decref(computed);

@@ -17,18 +17,6 @@
 /* A benchmark without a ranks axis runs on a pair (as fit_results.c). */
 #define PREDICT_PATTERNS_P_DEFAULT 2.0
 
-static bool predict_patterns_has(const json_t *array, const char *s)
-{
-    size_t i;
-    const json_t *v;
-    json_array_foreach(array, i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return true;
-    }
-    return false;
-}
-
 static const json_t *predict_patterns_bench(const json_t *root, const char *name)
 {
     size_t i;
@@ -129,8 +117,8 @@ int mb_predict_recipe(const json_t *recipe, const json_t *root, const json_t *fi
             return -1;
         }
         const json_t *vars = json_object_get(fit, "variables");
-        double fp = predict_patterns_has(vars, "p") ? p : PREDICT_PATTERNS_P_DEFAULT;
-        double fd = predict_patterns_has(vars, "d") ? d : 0.0;
+        double fp = mb_record_has_string(vars, "p") ? p : PREDICT_PATTERNS_P_DEFAULT;
+        double fd = mb_record_has_string(vars, "d") ? d : 0.0;
         mb_fit_model_t m;
         if (mb_fit_results_segment_model(fit, mb_fit_results_pick_segment(fit, fd), &m, why,
                                          sizeof why) != 0) {

@@ -169,10 +169,10 @@ static int loggopsim_from(const json_t *root, const json_t *fits, const json_t *
         snprintf(text, sizeof text, "not measured (%s); written as 0", why);
         loggopsim_set(&out[MB_LOGGOPSIM_G_BYTE], 'G', "ns/byte", 0, false, text);
     }
-    const json_t *send = mb_export_loggp_source(root, "o_s");
+    const json_t *send = mb_fit_loggp_source(root, "o_s");
     const char *send_name = send ? json_string_value(json_object_get(send, "name")) : NULL;
     const json_t *send_fit =
-        send_name ? mb_export_fit_of(fits, send_name, json_object_get(fit, "params")) : NULL;
+        send_name ? mb_fit_results_find(fits, send_name, json_object_get(fit, "params")) : NULL;
     double O, d_min, d_max;
     if (send_fit && loggopsim_last_slope(send_fit, &O, &d_min, &d_max)) {
         snprintf(text, sizeof text,
@@ -322,9 +322,9 @@ static int loggopsim_write_readme(FILE *f, void *arg)
 int mb_loggopsim_params(const json_t *root, const char *pair, mb_loggopsim_param_t *out, char *err,
                         size_t errlen)
 {
-    json_t *own = NULL;
-    const json_t *fits = json_object_get(root, "fits");
-    if (!json_is_array(fits) && !(fits = own = mb_fit_results(root, err, errlen)))
+    json_t *own;
+    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
+    if (!fits)
         return -1;
     const char *bench;
     const json_t *fit = mb_export_latency_fit(root, fits, pair, &bench, err, errlen);
@@ -336,9 +336,9 @@ int mb_loggopsim_params(const json_t *root, const char *pair, mb_loggopsim_param
 int mb_export_loggopsim(const json_t *root, const char *pair, const char *dir, char *err,
                         size_t errlen)
 {
-    json_t *own = NULL;
-    const json_t *fits = json_object_get(root, "fits");
-    if (!json_is_array(fits) && !(fits = own = mb_fit_results(root, err, errlen)))
+    json_t *own;
+    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
+    if (!fits)
         return -1;
     int rc = -1;
     loggopsim_out_t o = {0};

@@ -167,9 +167,9 @@ static int simgrid_write_readme(FILE *f, void *arg)
 int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, char *err,
                       size_t errlen)
 {
-    json_t *own = NULL;
-    const json_t *fits = json_object_get(root, "fits");
-    if (!json_is_array(fits) && !(fits = own = mb_fit_results(root, err, errlen)))
+    json_t *own;
+    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
+    if (!fits)
         return -1;
     int rc = -1;
     simgrid_out_t o = {.hosts = 2};

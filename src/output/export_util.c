@@ -7,40 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fit_results.h"
 #include "record.h"
-
-const json_t *mb_export_loggp_source(const json_t *root, const char *what)
-{
-    size_t i;
-    const json_t *b;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
-    {
-        const char *loggp = json_string_value(json_object_get(b, "loggp"));
-        if (loggp && strcmp(loggp, what) == 0 && mb_record_ran(b) &&
-            json_is_string(json_object_get(b, "name")))
-            return b;
-    }
-    return NULL;
-}
-
-const json_t *mb_export_fit_of(const json_t *fits, const char *name, const json_t *params)
-{
-    size_t i;
-    const json_t *f;
-    json_array_foreach(fits, i, f)
-    {
-        const char *fname = json_string_value(json_object_get(f, "name"));
-        if (fname && name && strcmp(fname, name) == 0 &&
-            json_equal(json_object_get(f, "params"), (json_t *)params))
-            return f;
-    }
-    return NULL;
-}
 
 const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
                                     const char **bench, char *err, size_t errlen)
 {
-    const json_t *src = mb_export_loggp_source(root, "L");
+    const json_t *src = mb_fit_loggp_source(root, "L");
     *bench = src ? json_string_value(json_object_get(src, "name")) : NULL;
     if (!*bench) {
         snprintf(err, errlen, "no latency benchmark (loggp \"L\", e.g. mpi.pingpong) ran");

@@ -18,12 +18,6 @@
 const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
                                     const char **bench, char *err, size_t errlen);
 
-/* The first benchmark that ran with loggp `what` ("L", "o_s", ...), or NULL. */
-const json_t *mb_export_loggp_source(const json_t *root, const char *what);
-
-/* The fit in `fits` of benchmark `name` whose params equal `params`, or NULL. */
-const json_t *mb_export_fit_of(const json_t *fits, const char *name, const json_t *params);
-
 /* "the run of <started_utc>" into buf. */
 void mb_export_run_text(const json_t *root, char *buf, size_t len);
 

@@ -107,3 +107,15 @@ void mb_record_series_add(const json_t *bench, json_t *all, bool ok_only)
             json_array_append_new(all, series);
     }
 }
+
+bool mb_record_has_string(const json_t *array, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(array, i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return true;
+    }
+    return false;
+}

@@ -157,9 +157,7 @@ static void report_fits_families(FILE *f, const json_t *fits)
                "then fitted on all p; its median |error| there, and the runner-up's\n");
     json_array_foreach(fits, i, fit)
     {
-        const json_t *vars = json_object_get(fit, "variables");
-        over_p = over_p || (json_is_array(vars) && json_is_string(json_array_get(vars, 0)) &&
-                            strcmp(json_string_value(json_array_get(vars, 0)), "p") == 0);
+        over_p = over_p || mb_record_has_string(json_object_get(fit, "variables"), "p");
         const json_t *fam = json_object_get(fit, "p_family");
         const json_t *segs = json_object_get(fit, "segments");
         if (!json_is_object(fam) || json_array_size(segs) == 0)
