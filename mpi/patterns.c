@@ -209,14 +209,15 @@ static int pattern_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, 
     return n < 0 ? n : kept;
 }
 
-/* The point-to-point figures the recipes use: the intra-node pair's, or the inter-node
- * pair's when the run spans nodes (its patterns then cross nodes at p > ranks per node). */
+/* The point-to-point figures the recipes use: the intra-node pair's, and the inter-node
+ * pair's at a point whose p ranks span nodes (when the run has an inter-node pair). */
 static mb_compose_t pattern_sendrecv(const mb_context_t *ctx, double times)
 {
     return (mb_compose_t){.benchmark = "mpi.sendrecv",
                           .times = times,
                           .series_axis = "pair",
-                          .series_label = ctx->has_pair_inter ? "inter" : "intra"};
+                          .series_label = "intra",
+                          .series_label_across = ctx->has_pair_inter ? "inter" : NULL};
 }
 
 /* Each message of an exchange costs one MPI_Sendrecv step (a send and a receive of d bytes

@@ -147,6 +147,46 @@ static void test_recipe_errors(void **state)
     json_decref(root);
 }
 
+/* A recipe with an inter-node series: used at the points whose ranks span nodes (ranks 0-1
+ * on node 0, 2-3 on node 1), the intra-node one below. */
+static void test_series_across_nodes(void **state)
+{
+    (void)state;
+    json_t *root = mb_testdoc_fixture(FIXTURE);
+    assert_non_null(root);
+    json_array_append_new(
+        json_object_get(root, "fits"),
+        json_pack("{s:s, s:{s:s}, s:[s], s:i, s:[{s:i, s:i, s:[{s:s, s:f, s:f}], s:f, s:i, "
+                  "s:f}]}",
+                  "name", "mpi.sendrecv", "params", "pair", "inter", "variables", "d", "points",
+                  5, "segments", "d_min", 1, "d_max", 65536, "terms", "basis", "1", "coef",
+                  5000.0, "stderr", 1.0, "chi2", 1.0, "dof", 4, "Q", 0.5));
+    json_object_set_new(root, "system",
+                        json_pack("{s:[{s:i, s:i}, {s:i, s:i}, {s:i, s:i}, {s:i, s:i}]}",
+                                  "bindings", "rank", 0, "node", 0, "rank", 1, "node", 0, "rank",
+                                  2, "node", 1, "rank", 3, "node", 1));
+    json_t *recipe = json_pack("[{s:s, s:i, s:{s:s}, s:{s:s}}]", "benchmark", "mpi.sendrecv",
+                               "times", 1, "series", "pair", "intra", "series_across_nodes",
+                               "pair", "inter");
+    const json_t *fits = json_object_get(root, "fits");
+    double t;
+    bool out;
+    char err[256];
+    assert_int_equal(mb_predict_recipe(recipe, root, fits, 2, 1024, &t, &out, err, sizeof err), 0);
+    assert_close(t, 500 + 0.25 * 1024);
+    assert_int_equal(mb_predict_recipe(recipe, root, fits, 3, 1024, &t, &out, err, sizeof err), 0);
+    assert_close(t, 5000);
+    char text[128];
+    mb_predict_recipe_text(recipe, text, sizeof text);
+    assert_string_equal(text, "mpi.sendrecv intra (inter across nodes)");
+    /* without bindings, nothing spans nodes */
+    json_object_del(root, "system");
+    assert_int_equal(mb_predict_recipe(recipe, root, fits, 4, 1024, &t, &out, err, sizeof err), 0);
+    assert_close(t, 500 + 0.25 * 1024);
+    json_decref(recipe);
+    json_decref(root);
+}
+
 static void test_report_table(void **state)
 {
     (void)state;
@@ -191,6 +231,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predictions),
         cmocka_unit_test(test_recipe_errors),
+        cmocka_unit_test(test_series_across_nodes),
         cmocka_unit_test(test_report_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

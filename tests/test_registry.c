@@ -98,8 +98,17 @@ static void test_recipes_name_fitted_components(void **unused)
                 assert_int_equal(c->model, MB_MODEL_LINEAR_PD);
                 assert_true(terms[t].times > 0);
                 if (terms[t].series_axis) {
+                    /* intra within a node; inter across nodes, when the run has such a pair */
                     assert_true(has_series(c, terms[t].series_axis, terms[t].series_label));
-                    assert_string_equal(terms[t].series_label, inter ? "inter" : "intra");
+                    assert_string_equal(terms[t].series_label, "intra");
+                    if (inter) {
+                        assert_non_null(terms[t].series_label_across);
+                        assert_true(
+                            has_series(c, terms[t].series_axis, terms[t].series_label_across));
+                        assert_string_equal(terms[t].series_label_across, "inter");
+                    } else {
+                        assert_null(terms[t].series_label_across);
+                    }
                 }
             }
         }

@@ -97,11 +97,13 @@ typedef enum mb_scope {
 /* One term of a composite benchmark's prediction recipe (seeds 001 and 004: a pattern
  * predicted from the tables of its primitives, beside its measured time): `times` x the
  * fitted model of `benchmark` at the pattern point's p and d, in the component's series
- * series_axis = series_label (NULL: its first); or, with benchmark NULL, constant_ns. */
+ * series_axis = series_label (NULL: its first), or series_axis = series_label_across at a
+ * point whose ranks span nodes (NULL: series_label everywhere); or, with benchmark NULL,
+ * constant_ns. */
 typedef struct mb_compose {
     const char *benchmark;
     double times;
-    const char *series_axis, *series_label;
+    const char *series_axis, *series_label, *series_label_across;
     double constant_ns;
     const char *what; /* a constant term in words, e.g. "compute phase" */
 } mb_compose_t;

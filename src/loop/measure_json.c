@@ -94,6 +94,9 @@ json_t *mb_measure_json_composed(const mb_bench_t *b, const mb_context_t *ctx)
             if (t->series_axis && t->series_label)
                 json_object_set_new(term, "series",
                                     json_pack("{s:s}", t->series_axis, t->series_label));
+            if (t->series_axis && t->series_label_across)
+                json_object_set_new(term, "series_across_nodes",
+                                    json_pack("{s:s}", t->series_axis, t->series_label_across));
         } else {
             term = json_pack("{s:o, s:s?}", "constant_ns", measure_json_number(t->constant_ns),
                              "what", t->what);

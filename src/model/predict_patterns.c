@@ -79,6 +79,27 @@ static const json_t *predict_patterns_fit(const json_t *root, const json_t *fits
     return NULL;
 }
 
+/* Whether world ranks 0 .. p-1 (a pattern point's ranks) are on more than one node, by the
+ * run's bindings; false when it has none. */
+static bool predict_patterns_spans_nodes(const json_t *root, double p)
+{
+    const json_t *bindings = json_object_get(json_object_get(root, "system"), "bindings"), *b;
+    size_t i;
+    json_int_t first = -1;
+    json_array_foreach(bindings, i, b)
+    {
+        const json_t *rank = json_object_get(b, "rank"), *node = json_object_get(b, "node");
+        if (!json_is_integer(rank) || !json_is_integer(node) ||
+            (double)json_integer_value(rank) >= p)
+            continue;
+        if (first < 0)
+            first = json_integer_value(node);
+        else if (json_integer_value(node) != first)
+            return true;
+    }
+    return false;
+}
+
 int mb_predict_recipe(const json_t *recipe, const json_t *root, const json_t *fits, double p,
                       double d, double *t_ns, bool *extrapolated, char *err, size_t errlen)
 {
@@ -105,6 +126,9 @@ int mb_predict_recipe(const json_t *recipe, const json_t *root, const json_t *fi
         const json_t *times = json_object_get(term, "times");
         double k = json_is_number(times) ? json_number_value(times) : 1.0;
         const json_t *series = json_object_get(term, "series");
+        const json_t *across = json_object_get(term, "series_across_nodes");
+        if (json_is_object(across) && predict_patterns_spans_nodes(root, p))
+            series = across;
         const json_t *fit = predict_patterns_fit(root, fits, name, series, err, errlen);
         if (!fit)
             return -1;
@@ -147,8 +171,14 @@ void mb_predict_recipe_text(const json_t *recipe, char *buf, size_t len)
             double k = json_is_number(json_object_get(term, "times"))
                            ? json_number_value(json_object_get(term, "times"))
                            : 1.0;
-            char series[128] = "";
+            char series[128] = "", across[96] = "";
             mb_record_series_text(json_object_get(term, "series"), series, sizeof series);
+            mb_record_series_text(json_object_get(term, "series_across_nodes"), across,
+                                  sizeof across);
+            if (across[0] && series[0]) {
+                size_t l = strlen(series);
+                snprintf(series + l, sizeof series - l, " (%s across nodes)", across);
+            }
             char times[32] = "";
             if (k != 1.0)
                 snprintf(times, sizeof times, "%.4g x ", k);

@@ -233,7 +233,8 @@ static int record_check_model(mb_check_t *c, const json_t *b)
 }
 
 /* "composed_of" (a composite pattern's recipe): a non-empty array of terms, each
- * {"benchmark": name, "times" > 0, "series"?: {axis: label}} or {"constant_ns" >= 0}. */
+ * {"benchmark": name, "times" > 0, "series"?: {axis: label}, "series_across_nodes"?: {axis:
+ * label}} or {"constant_ns" >= 0}. */
 static int record_check_recipe(mb_check_t *c, const json_t *recipe)
 {
     if (json_array_size(recipe) == 0)
@@ -249,16 +250,19 @@ static int record_check_recipe(mb_check_t *c, const json_t *recipe)
             if (mb_check_string(c, term, "benchmark", false, false, NULL) != 0 ||
                 mb_check_number(c, term, "times", MB_CHECK_POSITIVE, NULL) != 0)
                 return -1;
-            const json_t *series = json_object_get(term, "series");
-            if (series && !mb_check_get(c, term, "series", MB_CHECK_OBJECT))
-                return -1;
-            const char *key;
-            const json_t *v;
-            json_object_foreach((json_t *)series, key, v)
-            {
-                if (!json_is_string(v)) {
-                    mb_check_push_key(c, "series");
-                    return mb_check_fail(c, "label of \"%s\" is not a string", key);
+            static const char *const series_keys[] = {"series", "series_across_nodes"};
+            for (size_t k = 0; k < 2; k++) {
+                const json_t *series = json_object_get(term, series_keys[k]);
+                if (series && !mb_check_get(c, term, series_keys[k], MB_CHECK_OBJECT))
+                    return -1;
+                const char *key;
+                const json_t *v;
+                json_object_foreach((json_t *)series, key, v)
+                {
+                    if (!json_is_string(v)) {
+                        mb_check_push_key(c, series_keys[k]);
+                        return mb_check_fail(c, "label of \"%s\" is not a string", key);
+                    }
                 }
             }
         } else if (mb_check_number(c, term, "constant_ns", MB_CHECK_NONNEG, NULL) != 0) {
