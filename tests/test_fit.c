@@ -229,6 +229,20 @@ static void test_q_exact_and_wrong(void **state)
     assert_true(m.chi2 / (double)m.dof > 1);
     assert_true(fabs(m.se[1] / m.se_raw[1] - sqrt(m.chi2 / (double)m.dof)) <
                 1e-9 * m.se[1] / m.se_raw[1]);
+    /* A line over the pingpong sweep, exact but for one point 20 sd off (an interrupted
+     * median): in Q that point counts as 3 sd, not 20, so the right model keeps a Q a
+     * right model can have; the plain chi2 is kept as it is. The wrong model (a constant)
+     * still gets Q near 0. */
+    double dsweep[64], p2only[] = {2};
+    size_t nd = sizes(dsweep, 65536);
+    truth_t line = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
+    n = make_points(pts, &line, p2only, 1, dsweep + 1, nd - 1, 0.01, NULL);
+    pts[n / 2].t_ns += 20 * pts[n / 2].sd_ns;
+    assert_int_equal(mb_fit_model(pts, n, line.basis, 2, &m, err, sizeof err), 0);
+    assert_true(m.chi2 > 300);
+    assert_true(m.q > 0.01 && m.q < 0.99);
+    assert_int_equal(mb_fit_model(pts, n, line.basis, 1, &m, err, sizeof err), 0);
+    assert_true(m.q < 0.01);
     /* collinear bases and too few points are refused */
     mb_fit_basis_t collinear[] = {MB_FIT_ONE, MB_FIT_D, MB_FIT_PD};
     double p2[] = {2}, ds4[] = {0, 4096, 65536, 1048576};

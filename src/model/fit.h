@@ -59,7 +59,9 @@ typedef struct mb_fit_model {
     double cov[MB_FIT_MAX_TERMS][MB_FIT_MAX_TERMS]; /* covariance, scaled like se */
     double chi2;
     size_t dof; /* n - k, >= 1 (0 for a 0-byte constant from one point) */
-    double q;   /* P(chi2' >= chi2) for chi2' ~ chi-squared(dof): near 0 means a poor model */
+    double q;   /* P(chi2' >= chi2) for chi2' ~ chi-squared(dof), each point's share of chi2
+                 * capped at 3^2 (one outlier does not condemn a model the rest agree with):
+                 * near 0 means a poor model */
     double bic; /* chi2 + k * penalty (ln n unless said otherwise) */
     size_t n;   /* points fitted */
     double p_min, p_max, d_min, d_max; /* range of the fitted points */
