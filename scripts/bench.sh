@@ -179,6 +179,8 @@ bench_fits() {
     echo "-np 2: segments over d > 0 with Q in [0.01, 0.99]: $q_ok of $nseg" \
          "($(calc '%.0f' "100 * $q_ok / $nseg")%, target >= 80%); with a negative coefficient:" \
          "$negative (target 0); under 4 points: $small (target 0)"
+    echo "-np 2: mpi.pingpong's fitted segments start at $($GET "$TMP/fit2/results.json" breaks mpi.pingpong pair=intra) B" \
+         "(Open MPI's shared-memory eager-to-rendezvous step expected at 4096 B)"
     # Composite patterns measured directly against their recipes summed from the fits.
     $GET "$TMP/fit2/results.json" predictions errors | while read -r name err npts; do
         echo "-np 2: $name predicted from the tables: median |error| $err% over $npts points"

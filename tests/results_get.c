@@ -10,7 +10,9 @@
  * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings slowest for the measured
  * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"); FILE predictions errors:
  * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
- * predicted). For scripts such as
+ * predicted); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment of
+ * BENCH's first fit (of that series), one line, e.g. "0 1 384 4096" (where the protocol
+ * steps). For scripts such as
  * `make bench`. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,7 +27,8 @@ static int get_usage(void)
                     "       results_get FILE system.clock|preflight|timings KEY\n"
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll|quality\n"
-                    "       results_get FILE predictions errors\n");
+                    "       results_get FILE predictions errors\n"
+                    "       results_get FILE breaks BENCH [PARAM=VALUE]\n");
     return 2;
 }
 
@@ -47,6 +50,37 @@ static int get_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The d_min of each segment of bench's first fit whose params hold key=value (if given). */
+static int get_breaks(const json_t *root, const char *bench, const char *param)
+{
+    char key[128] = "";
+    const char *value = NULL;
+    if (param) {
+        snprintf(key, sizeof key, "%s", param);
+        char *eq = strchr(key, '=');
+        if (!eq)
+            return get_usage();
+        *eq = '\0';
+        value = eq + 1;
+    }
+    size_t i, j;
+    const json_t *f, *s;
+    json_array_foreach(json_object_get(root, "fits"), i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        const char *v = value ? json_string_value(json_object_get(json_object_get(f, "params"), key))
+                              : NULL;
+        if (!name || strcmp(name, bench) != 0 || (value && (!v || strcmp(v, value) != 0)))
+            continue;
+        json_array_foreach(json_object_get(f, "segments"), j, s)
+            printf("%s%.0f", j ? " " : "", json_number_value(json_object_get(s, "d_min")));
+        printf("\n");
+        return 0;
+    }
+    fprintf(stderr, "results_get: no fit of %s\n", bench);
+    return 1;
 }
 
 /* Each pattern's median |predicted - measured| / measured, as the run wrote it. */
@@ -181,6 +215,10 @@ int main(int argc, char **argv)
     int rc = 1;
     if (strcmp(argv[2], "fits") == 0) {
         rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3]);
+        goto done;
+    }
+    if (strcmp(argv[2], "breaks") == 0) {
+        rc = get_breaks(root, argv[3], argc > 4 ? argv[4] : NULL);
         goto done;
     }
     if (strcmp(argv[2], "predictions") == 0 && strcmp(argv[3], "errors") == 0) {
