@@ -147,6 +147,16 @@ expect "quick run: the report's time table has the plots and the slowest benchma
     sh -c "grep -Eq '^  plots +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]%$' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""
 [ -z "$(find "$TMP/quick" -name '*.tmp*')" ] && pass "quick run: no temporary files left" ||
     fail "quick run: no temporary files left"
+# points.csv: the header's fixed columns around the axes, and one row per point of
+# results.json (each point has exactly one "status" line there); no temporary file is left
+# (checked above for every file).
+expect "quick run: points.csv has its header, axes among the fixed columns" 0 \
+    '^benchmark,([a-z_]+,)*size_bytes,([a-z_]+,)*pair,([a-z_]+,)*status,unit,statistic,n,min,median,mean,max,stddev,p90,p99,ci95_lo,ci95_hi,bytes_per_op,bandwidth_bytes_per_s,iterations,reason$' -- \
+    head -1 "$TMP/quick/points.csv"
+expect "quick run: points.csv has the pingpong's label axis" 0 '^mpi\.pingpong,([^,]*,)*intra,ok,ns,median,' -- \
+    cat "$TMP/quick/points.csv"
+expect "quick run: points.csv has one row per point of results.json" 0 '^([1-9][0-9]*) \1$' -- \
+    sh -c "echo \$(grep -c '\"status\": \"\(ok\|failed\)\"' \"$TMP/quick/results.json\") \$((\$(wc -l <\"$TMP/quick/points.csv\") - 1))"
 
 # --- failure is data: an injected failure is recorded, the rest goes on, exit status 1 ---
 INJ="$TMP/inject/results.json"
@@ -166,6 +176,9 @@ expect "injected failure: the benchmark's next point and the next benchmark were
      \$(\"$BUILD/tests/results_get\" \"$INJ\" mpi.bcast status size_bytes=8 ranks=2)"
 expect "injected failure: the report lists it" 0 '^  mpi\.pingpong size_bytes=3 pair=intra: injected failure' -- \
     cat "$TMP/inject/report.txt"
+expect "injected failure: points.csv has its row, the reason and no figures" 0 \
+    '^mpi\.pingpong,,3,intra,,failed,ns,median,{14}injected failure \(MBSUITE_INJECT_FAILURE\)$' -- \
+    cat "$TMP/inject/points.csv"
 
 # --- shared memory (seed 001 Howell's table, seed 004 latency curve) ---
 for row in "empty loop" "timer()" barrier read_localcache allread_localcache read_local \

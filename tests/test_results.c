@@ -73,23 +73,35 @@ static char *read_all(const char *path)
     return buf;
 }
 
-/* Names in dir other than . and .., joined by spaces, for exact comparisons. */
+/* Names in dir other than . and .., sorted, joined by spaces, for exact comparisons. */
 static char *dir_listing(const char *dir)
 {
-    DIR *d = opendir(dir);
-    assert_non_null(d);
+    struct dirent **e;
+    int count = scandir(dir, &e, NULL, alphasort);
+    assert_true(count >= 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    struct dirent *e;
     int n = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            fprintf(m, "%s%s", n++ ? " " : "", e->d_name);
+    for (int i = 0; i < count; i++) {
+        if (strcmp(e[i]->d_name, ".") != 0 && strcmp(e[i]->d_name, "..") != 0)
+            fprintf(m, "%s%s", n++ ? " " : "", e[i]->d_name);
+        free(e[i]);
     }
-    closedir(d);
+    free(e);
     fclose(m);
     return buf;
+}
+
+/* How many lines the file at path has. */
+static size_t line_count(const char *path)
+{
+    char *text = read_all(path);
+    size_t n = 0;
+    for (const char *c = text; *c; c++)
+        n += *c == '\n';
+    free(text);
+    return n;
 }
 
 static json_t *load_fixture(const char *name)
@@ -296,6 +308,9 @@ static void test_results_lifecycle(void **state)
     char *report = read_all(report_path);
     assert_contains(report, "INCOMPLETE (run stopped early)");
     free(report);
+    /* points.csv follows results.json: its header alone, then a row per point added. */
+    char *points_path = path_join(dir, "points.csv");
+    assert_int_equal(line_count(points_path), 1);
 
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err), 0);
     set_failed_total(r, 1);
@@ -305,6 +320,7 @@ static void test_results_lifecycle(void **state)
     assert_int_equal(counts.points, 3);
     assert_int_equal(counts.failed, 1);
     json_decref(disk);
+    assert_int_equal(line_count(points_path), 1 + 3);
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
     assert_int_equal(json_array_size(json_object_get(mb_results_json(r), "benchmarks")), 2);
 
@@ -324,8 +340,9 @@ static void test_results_lifecycle(void **state)
     assert_contains(report, "mpi.pingpong \u2014 skipped: needs 2 ranks");
     free(report);
     char *names = dir_listing(dir);
-    assert_true(strcmp(names, "results.json report.txt") == 0 || strcmp(names, "report.txt results.json") == 0);
+    assert_string_equal(names, "points.csv report.txt results.json");
     free(names);
+    free(points_path);
     free(report_path);
     json_decref(fixture);
     tmpdir_free(dir);
@@ -413,7 +430,7 @@ static void test_results_update_section(void **state)
     assert_contains(report, "  plots                   1.50   15.0%\n");
     free(report);
     char *names = dir_listing(dir);
-    assert_true(strcmp(names, "results.json report.txt") == 0 || strcmp(names, "report.txt results.json") == 0);
+    assert_string_equal(names, "points.csv report.txt results.json");
     free(names);
 
     /* Missing and malformed files: refused, named, the value released, nothing written. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The run's result directory. The whole document lives in memory and both files are
- * regenerated from it after every benchmark, so results.json and report.txt always agree
- * and each is valid on its own whenever the run dies. */
+/* The run's result directory. The whole document lives in memory and the files are
+ * regenerated from it after every benchmark, so results.json, points.csv and report.txt
+ * always agree and each is valid on its own whenever the run dies. */
 #include "results.h"
 
 #include <stdio.h>
@@ -10,10 +10,12 @@
 #include <time.h>
 
 #include "fileutil.h"
+#include "points_csv.h"
 #include "report.h"
 
 struct mb_results {
     char *json_path;
+    char *points_path;
     char *report_path;
     json_t *root;
 };
@@ -43,10 +45,11 @@ static int results_report_writer(FILE *f, void *arg)
     return mb_report_write(f, (const json_t *)arg);
 }
 
-/* results.json first: it is the record; the report is derived from it. */
+/* results.json first: it is the record; points.csv and the report are derived from it. */
 static int results_write(const mb_results_t *r, char *err, size_t errlen)
 {
-    if (mb_file_write_atomic(r->json_path, results_json_writer, r->root, err, errlen) != 0)
+    if (mb_file_write_atomic(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
+        mb_points_csv_write_file(r->root, r->points_path, err, errlen) != 0)
         return -1;
     return mb_file_write_atomic(r->report_path, results_report_writer, r->root, err, errlen);
 }
@@ -57,11 +60,12 @@ static void results_free(mb_results_t *r)
         return;
     json_decref(r->root);
     free(r->json_path);
+    free(r->points_path);
     free(r->report_path);
     free(r);
 }
 
-/* A handle on dir's two files, with nothing loaded yet; NULL when out of memory. */
+/* A handle on dir's files, with nothing loaded yet; NULL when out of memory. */
 static mb_results_t *results_alloc(const char *dir)
 {
     mb_results_t *r = calloc(1, sizeof *r);
@@ -69,9 +73,11 @@ static mb_results_t *results_alloc(const char *dir)
         return NULL;
     if (asprintf(&r->json_path, "%s/results.json", dir) < 0)
         r->json_path = NULL;
+    if (asprintf(&r->points_path, "%s/points.csv", dir) < 0)
+        r->points_path = NULL;
     if (asprintf(&r->report_path, "%s/report.txt", dir) < 0)
         r->report_path = NULL;
-    if (!r->json_path || !r->report_path) {
+    if (!r->json_path || !r->points_path || !r->report_path) {
         results_free(r);
         return NULL;
     }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's result directory: results.json (the machine-readable record, written with
- * jansson) and report.txt (human tables rendered from the same JSON). Both are rewritten
- * atomically after every finished benchmark, so a run killed half-way leaves valid files
- * holding everything finished ("complete": false until the end). Rank 0 only.
+ * jansson), points.csv (its points as one table, points_csv.h) and report.txt (human
+ * tables rendered from the same JSON). All three are rewritten atomically after every
+ * finished benchmark, so a run killed half-way leaves valid files holding everything
+ * finished ("complete": false until the end). Rank 0 only.
  *
  * results.json, schema "mbsuite-results/2", documented in docs/results.md (benchmark
  * records: axes and their roles, model, loggp, measured_by, point status, failed_points):
@@ -34,12 +35,12 @@
 
 typedef struct mb_results mb_results_t;
 
-/* Start a run's output in the existing directory dir: writes results.json and report.txt
- * at once with no benchmarks and "complete": false. Takes references to system and config.
+/* Start a run's output in the existing directory dir: writes results.json, points.csv and
+ * report.txt at once with no benchmarks and "complete": false. Takes references to system and config.
  * Returns a handle, or NULL with a message in err. */
 mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, char *err, size_t errlen);
 
-/* Append one finished benchmark (reference stolen) and rewrite both files atomically.
+/* Append one finished benchmark (reference stolen) and rewrite the files atomically.
  * Returns 0, or -1 with err (the files on disk keep their previous valid content). */
 int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
 
@@ -57,12 +58,12 @@ int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char
 int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
                              size_t errlen);
 
-/* Mark the run complete (or not), stamp finished_utc, rewrite both files, free r. */
+/* Mark the run complete (or not), stamp finished_utc, rewrite the files, free r. */
 int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen);
 
 /* After the run, with no handle: replace (or add) the top-level section `key` of
- * dir/results.json (value stolen) and rewrite results.json and report.txt atomically, as a
- * run does. Returns 0, or -1 with err naming the file (unreadable or malformed
+ * dir/results.json (value stolen) and rewrite results.json, points.csv and report.txt
+ * atomically, as a run does. Returns 0, or -1 with err naming the file (unreadable or malformed
  * results.json, or a failed write: the files on disk are then unchanged). */
 int mb_results_update_section(const char *dir, const char *key, json_t *value, char *err,
                               size_t errlen);
