@@ -128,12 +128,59 @@ expect "--config binary data: file and line named, exit 2" 2 "binary\.ini\.gz:1:
     pass "no result directory after unreadable config files" || fail "no result directory after unreadable config files"
 
 # --- a full quick run at -np 2 ---
-expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- \
-    $MPIRUN -np 2 "$EXE" --config "$QUICK" --out "$TMP/quick"
+# Its stderr (a file: not a terminal) is kept for the progress checks below.
+quick_run() {
+    env -u MB_PROGRESS $MPIRUN -np 2 "$EXE" --config "$QUICK" --out "$TMP/quick" 2>"$TMP/quick.err"
+    local rc=$?
+    cat "$TMP/quick.err"
+    return $rc
+}
+expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- quick_run
 expect_benches=""
 for b in $("$EXE" --list | awk '/^$/ { exit } { print $1 }'); do
     expect_benches="$expect_benches --expect-bench $b"
 done
+
+# --- progress on stderr (progress.h): in a log, one line per benchmark, nothing per point ---
+nbench=$("$EXE" --list | awk '/^$/ { exit } { n++ } END { print n }')
+progress_one_line_each() {
+    local seen listed
+    seen=$(grep -E "^mbsuite: \[[0-9]+/$nbench\] " "$TMP/quick.err" | sed -E 's/^mbsuite: \[[0-9]+\/[0-9]+\] ([^ :]+).*/\1/')
+    listed=$("$EXE" --list | awk '/^$/ { exit } { print $1 }')
+    [ -n "$listed" ] && [ "$seen" = "$listed" ] && echo same || { echo "stderr: $seen"; echo "--list: $listed"; }
+}
+progress_line_shape() {
+    grep -E "^mbsuite: \[[0-9]+/$nbench\] " "$TMP/quick.err" |
+        grep -Evx "mbsuite: \[[0-9]+/$nbench\] [a-z0-9_.]+(: [0-9]+ points? measured, [0-9]+ failed(, [0-9]+ dropped by the budget)?, [0-9]+\.[0-9]{2} s| skipped: .+)" &&
+        return 1
+    grep -c ' measured, 0 failed, ' "$TMP/quick.err"
+}
+progress_log_clean() {
+    grep -q "$(printf '[\r\033]')" "$TMP/quick.err" && { echo "a carriage return or escape"; return 1; }
+    grep -E 'size_bytes=|stride=|instances=' "$TMP/quick.err" && return 1
+    echo clean
+}
+progress_tty() {
+    MB_PROGRESS=tty COLUMNS=100 $MPIRUN -np 1 "$EXE" --config "$QUICK" --only 'harness.timer,harness.lrand48' \
+        --out "$TMP/tty" 2>"$TMP/tty.err" >/dev/null || return 1
+    local cr
+    cr=$(printf '\r\033\\[K')
+    grep -q "${cr}\[1/2\] harness\.timer \[[#.]*\] [0-9]/[0-9] " "$TMP/tty.err" &&
+        grep -q "${cr}mbsuite: \[2/2\] harness\.lrand48: 1 point measured, 0 failed, [0-9.]* s$" "$TMP/tty.err" &&
+        echo "$(grep -Ec "${cr}mbsuite: \[[12]/2\] harness\.[a-z0-9]+: [0-9]+ points? measured" "$TMP/tty.err") lines"
+}
+progress_bogus() {
+    MB_PROGRESS=bogus $MPIRUN -np 1 "$EXE" --config "$QUICK" --only harness.timer --out "$TMP/bogus" >/dev/null 2>"$TMP/bogus.err" &&
+        test -s "$TMP/bogus/results.json" && cat "$TMP/bogus.err"
+}
+expect "quick run's stderr: one line per benchmark, each listed benchmark once, in order" 0 '^same$' -- \
+    progress_one_line_each
+expect "quick run's stderr: each benchmark's line has its points, failures and wall time" 0 '^[0-9]+$' -- \
+    progress_line_shape
+expect "quick run's stderr: no carriage return, no escape, no per-point line" 0 '^clean$' -- progress_log_clean
+expect "MB_PROGRESS=tty: one line updated in place, then each benchmark's own line" 0 '^2 lines$' -- progress_tty
+expect "MB_PROGRESS=bogus: a warning, and the run goes on" 0 \
+    '^mbsuite: warning: MB_PROGRESS="bogus" is not tty, log or auto; ignored$' -- progress_bogus
 # --expect-timings: every phase (the plots' too, added after the run) with its wall time,
 # and every measured benchmark's wall_s.
 # shellcheck disable=SC2086

@@ -8,6 +8,7 @@
 
 #include "mpi_util.h"
 #include "point_order.h"
+#include "progress.h"
 #include "rank_place.h"
 #include "rank_sample.h"
 
@@ -380,7 +381,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         char label[256];
         mb_measure_params_text(b, &pts[i], label, sizeof label);
         if (root)
-            fprintf(stderr, "mbsuite: %s %s %s\n", progress, b->name, label);
+            mb_progress_point_begin(label);
         mb_measurement_t m = {0};
         json_t *over = NULL;
         char reason[512] = "";
@@ -412,7 +413,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             json_decref(over);
             point = mb_measure_json_failed(b, &pts[i], reason);
             failed_points++;
-            fprintf(stderr, "mbsuite: %s %s %s failed: %s\n", progress, b->name, label, reason);
+            mb_progress_note("mbsuite: %s %s %s failed: %s", progress, b->name, label, reason);
         } else {
             ms[i] = m;
             point = mb_measure_json_point(b, ctx, &pts[i], &ms[i]);
@@ -420,6 +421,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
                 json_object_set_new(point, scope == MB_SCOPE_ONE ? "over_nodes" : "over_ranks",
                                     over);
         }
+        mb_progress_point_end(rc != 0);
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
         slots[i] = point;
     }
@@ -435,12 +437,9 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             json_array_append_new(json_object_get(result, "points"), slots[i]);
     free(slots);
     json_object_set_new(result, "failed_points", json_integer(failed_points));
-    if (dropped_points) {
+    /* The benchmark's line on stderr counts them (progress.h), the budget's summary says why. */
+    if (dropped_points)
         json_object_set_new(result, "dropped_by_budget", json_integer(dropped_points));
-        fprintf(stderr, "mbsuite: %s %s: the time budget dropped %lld of %zu points (the finest "
-                        "sizes, then process counts)\n",
-                progress, b->name, (long long)dropped_points, npts);
-    }
     if (measured_by[0])
         json_object_set_new(result, "measured_by", json_string(measured_by));
     if (b->derive) {

@@ -25,7 +25,8 @@ json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
 
 /* Collective over ctx->comm: measure the npts points of b. On rank 0 returns the record
  * (new reference; its "failed_points" counts the points that failed); NULL on the other
- * ranks. Progress goes to stderr from rank 0, prefixed with `progress` (e.g. "[2/4]").
+ * ranks. Rank 0 reports each point to progress.h; its failed points and points dropped by
+ * the budget are messages on stderr, prefixed with `progress` (e.g. "[2/4]").
  * MBSUITE_INJECT_FAILURE=NAME:INDEX (read on rank 0) makes point INDEX (from 0) of the
  * benchmark NAME fail as if its measurement had failed, for tests. */
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,

@@ -6,11 +6,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "progress.h"
+
 void mb_mpi_fail(const char *call, int rc, const char *file, int line)
 {
     char msg[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
     MPI_Error_string(rc, msg, &len);
+    mb_progress_finish(); /* the message below a cleared line, none drawn after it */
     fprintf(stderr, "mbsuite: %s failed at %s:%d: %s\n", call, file, line, msg);
     MPI_Abort(MPI_COMM_WORLD, 1);
     abort();

@@ -26,6 +26,7 @@
 #include "mpi_util.h"
 #include "node_layout.h"
 #include "preflight.h"
+#include "progress.h"
 #include "provenance.h"
 #include "registry.h"
 #include "results.h"
@@ -47,9 +48,9 @@ typedef struct driver_plan {
 static void driver_error(int rank, const char *fmt, const char *what)
 {
     if (rank == 0) {
-        fputs("mbsuite: error: ", stderr);
-        fprintf(stderr, fmt, what);
-        fputc('\n', stderr);
+        char msg[2048];
+        snprintf(msg, sizeof msg, fmt, what);
+        mb_progress_note("mbsuite: error: %s", msg);
     }
 }
 
@@ -271,9 +272,9 @@ static void driver_note_span_cut(json_t *result, uint64_t cap_bytes, long droppe
     json_int_t before = json_integer_value(json_object_get(result, "dropped_by_budget"));
     if (dropped > 0)
         json_object_set_new(result, "dropped_by_budget", json_integer(before + dropped));
-    fprintf(stderr, "mbsuite: %s: the time budget cut its working sets to %llu MiB\n",
-            json_string_value(json_object_get(result, "name")),
-            (unsigned long long)(cap_bytes >> 20));
+    mb_progress_note("mbsuite: %s: the time budget cut its working sets to %llu MiB",
+                     json_string_value(json_object_get(result, "name")),
+                     (unsigned long long)(cap_bytes >> 20));
 }
 
 /* Every rank's clock offset to world rank 0 (clock_sync.h), for entry skews and common
@@ -306,7 +307,33 @@ static void driver_record_timings(const mb_timings_t *timings, mb_results_t *res
              : now    ? mb_results_set_section(results, "timings", section, err, sizeof err)
                       : mb_results_stage_section(results, "timings", section, err, sizeof err);
     if (rc != 0)
-        fprintf(stderr, "mbsuite: warning: recording the timings: %s\n", err);
+        mb_progress_note("mbsuite: warning: recording the timings: %s", err);
+}
+
+/* Rank 0: benchmark i of the plan begins on the progress line (progress.h), with the
+ * budget's estimates of it and of those after it where a budget is set. */
+static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_t i,
+                                  const mb_budget_t *bg, const mb_budget_estimate_t *est,
+                                  double deadline_s)
+{
+    mb_progress_bench_t pb = {.index = i,
+                              .name = plan[i].bench->name,
+                              .npoints = plan[i].npoints,
+                              .own_s = -1,
+                              .rest_s = -1};
+    for (size_t j = i + 1; j < nplan; j++)
+        pb.runs_after += !plan[j].skip_reason;
+    if (bg->budget_s > 0) {
+        pb.own_s = mb_budget_expected_s(bg, est[i]);
+        if (deadline_s > 0)
+            pb.own_s = fmin(pb.own_s, fmax(deadline_s - mb_clock_elapsed_s(), 0));
+        pb.rest_s = 0;
+        for (size_t j = i + 1; j < nplan; j++)
+            if (!plan[j].skip_reason)
+                pb.rest_s += mb_budget_expected_s(bg, est[j]);
+        pb.budget_end_s = bg->began_s + bg->budget_s;
+    }
+    mb_progress_bench_begin(&pb);
 }
 
 /* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
@@ -325,6 +352,13 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
     for (size_t i = 0; i < nplan; i++)
         if (!plan[i].skip_reason)
             est[i] = mb_budget_estimate(ctx, plan[i].bench, plan[i].points, plan[i].npoints);
+    if (ctx->rank == 0) {
+        char why[256];
+        mb_progress_mode_t mode = mb_progress_mode_detect(why, sizeof why);
+        if (why[0])
+            fprintf(stderr, "mbsuite: warning: %s\n", why);
+        mb_progress_start(stderr, mode, nplan, began_s, NULL);
+    }
     for (size_t i = 0; i < nplan; i++) {
         double bench_began_s = mb_clock_elapsed_s();
         uint64_t cap_bytes = span_cap;
@@ -349,10 +383,11 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         json_t *result;
         if (plan[i].skip_reason) {
             if (ctx->rank == 0)
-                fprintf(stderr, "mbsuite: %s %s skipped: %s\n", progress, plan[i].bench->name,
-                        plan[i].skip_reason);
+                mb_progress_bench_skipped(i, plan[i].bench->name, plan[i].skip_reason);
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
+            if (ctx->rank == 0)
+                driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
             mb_sysinfo_set_memory_span_cap(span_cap);
             /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
@@ -374,15 +409,18 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
             driver_record_timings(timings, results, false);
             if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
-                fprintf(stderr, "mbsuite: error: %s\n", err);
+                mb_progress_note("mbsuite: error: %s", err);
                 failed = 1;
             }
+            if (!plan[i].skip_reason)
+                mb_progress_bench_end(*mark_s - bench_began_s);
         }
         if (!driver_root_ok(ctx->comm, !failed)) {
             failed = 1;
             break;
         }
     }
+    mb_progress_finish();
     free(est);
     return failed ? -1 : 0;
 }
