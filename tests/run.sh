@@ -81,6 +81,13 @@ done
 
 # --- command line ---
 expect "--help prints usage" 0 '^usage: mpirun -np N mbsuite' -- "$EXE" --help
+# Every command is on --help with what it does, and answers --help and -h on stdout.
+for c in mhz perturb predict plot export; do
+    expect "--help lists $c with what it does" 0 "^  $c +[a-z]" -- "$EXE" --help
+    expect "$c --help: usage and description on stdout, exit 0" 0 "^usage: mbsuite $c" -- \
+        sh -c "\"$EXE\" $c --help 2>/dev/null && [ \$(\"$EXE\" $c --help 2>/dev/null | wc -l) -ge 3 ]"
+    expect "$c -h: usage, exit 0" 0 "^usage: mbsuite $c" -- sh -c "\"$EXE\" $c -h 2>/dev/null"
+done
 expect "--version prints the version" 0 '^mbsuite [0-9]+\.[0-9]+\.[0-9]+$' -- "$EXE" --version
 # Names from bench_list.def's lines and, for families' tables, the names written out in them.
 for b in $( (grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 's/MB_BENCH\(([a-z0-9]+)_(.*)\)/\1.\2/'
@@ -107,6 +114,8 @@ expect "missing config file: named, exit 2" 2 "$TMP/none.ini: cannot read" -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/none.ini" --out "$TMP/r4"
 expect "--only matching nothing: exit 2" 2 "'zzz\\*' matches no benchmark" -- \
     $MPIRUN -np 2 "$EXE" --config "$QUICK" --only 'zzz*' --out "$TMP/r5"
+expect "--only matching nothing, node.* or not: exit 2" 2 "'node.zzz' matches no benchmark and no pre-flight test" -- \
+    $MPIRUN -np 2 "$EXE" --config "$QUICK" --only 'harness.timer,node.zzz' --out "$TMP/r5"
 [ ! -e "$TMP/r4" ] && [ ! -e "$TMP/r5" ] && pass "no result directory after config errors" ||
     fail "no result directory after config errors"
 # What cannot be a configuration file is refused before it is read whole: a (sparse) 100 MB
@@ -496,6 +505,22 @@ expect "on_noisy = abort stops before the suite" 1 'stopping before the suite as
 expect "on_noisy = abort: results hold the pre-flight, incomplete" 0 ': ok \(0 benchmarks' -- \
     "$BUILD/tests/check_results" --expect-preflight-nodes 1 "$TMP/abort/results.json"
 expect "on_noisy = abort: the timings show the pre-flight's time" 0 '"name": "preflight"' -- cat "$TMP/abort/results.json"
+# --only takes the pre-flight's names from --list: node.* alone runs the pre-flight and no
+# benchmark; a node.* name runs it even where [preflight] enabled = no; an --only without
+# one leaves the pre-flight to the configuration.
+expect "--only 'node.*': the pre-flight alone" 0 'report:' -- \
+    $MPIRUN -np 2 "$EXE" --config "$QUICK" --only 'node.*' --out "$TMP/only_node"
+expect "--only 'node.*': results hold the pre-flight and no benchmark" 0 ': ok \(0 benchmarks' -- \
+    "$BUILD/tests/check_results" --complete --expect-preflight-nodes 1 "$TMP/only_node/results.json"
+sed 's/^enabled = .*/enabled = no/' "$QUICK" >"$TMP/no_preflight.ini"
+expect "--only node.mhz,harness.timer: pre-flight despite enabled = no, and the benchmark" 0 \
+    ': ok \(1 benchmarks' -- sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/no_preflight.ini\" \
+    --only 'node.mhz,harness.timer' --out \"$TMP/only_mhz\" >/dev/null 2>&1 &&
+    \"$BUILD/tests/check_results\" --complete --expect-preflight-nodes 1 \"$TMP/only_mhz/results.json\""
+expect "--only harness.timer with enabled = no: no pre-flight" 0 '^no pre-flight$' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/no_preflight.ini\" --only harness.timer \
+    --out \"$TMP/only_timer\" >/dev/null 2>&1 && grep -q '\"harness.timer\"' \"$TMP/only_timer/results.json\" &&
+    ! grep -q '^ \"preflight\": {' \"$TMP/only_timer/results.json\" && echo no pre-flight"
 
 # --- the lmbench 2.0 examples (seed 000 Appendix) build and print plausible figures ---
 expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} microseconds$' -- "$BUILD/examples/lrand48"

@@ -127,24 +127,76 @@ static size_t count_selected(const bool *sel)
 static void test_select_globs(void **unused)
 {
     (void)unused;
-    bool sel[256];
+    bool sel[256], preflight = true;
     char err[256];
     assert_true(mb_registry_count() <= 256);
-    assert_int_equal(mb_registry_select(NULL, sel, err, sizeof err), 0);
+    assert_int_equal(mb_registry_select(NULL, sel, &preflight, err, sizeof err), 0);
     assert_int_equal(count_selected(sel), mb_registry_count());
+    assert_false(preflight); /* no --only: the configuration decides */
 
     size_t harness = 0;
     for (size_t i = 0; i < mb_registry_count(); i++)
         harness += fnmatch("harness.*", mb_registry_get(i)->name, 0) == 0;
-    assert_int_equal(mb_registry_select("harness.*", sel, err, sizeof err), 0);
+    assert_int_equal(mb_registry_select("harness.*", sel, &preflight, err, sizeof err), 0);
     assert_int_equal(count_selected(sel), harness);
+    assert_false(preflight);
 
-    assert_int_equal(mb_registry_select("harness.timer, harness.bcopy", sel, err, sizeof err), 0);
+    assert_int_equal(
+        mb_registry_select("harness.timer, harness.bcopy", sel, &preflight, err, sizeof err), 0);
     assert_int_equal(count_selected(sel), 2);
     assert_true(sel[0]); /* harness.timer is first in bench_list.def */
 
-    assert_int_equal(mb_registry_select("harness.timer,nope*", sel, err, sizeof err), -1);
+    assert_int_equal(mb_registry_select("harness.timer,nope*", sel, &preflight, err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "'nope*' matches no benchmark"));
+}
+
+/* Every name --list shows is accepted by --only: the pre-flight's tests select the
+ * pre-flight, alone or beside benchmarks; a glob matching only them is not "nothing". */
+static void test_select_preflight(void **unused)
+{
+    (void)unused;
+    bool sel[256], preflight = false;
+    char err[256];
+    assert_int_equal(mb_registry_select("node.*", sel, &preflight, err, sizeof err), 0);
+    assert_true(preflight);
+    assert_int_equal(count_selected(sel), 0);
+
+    preflight = false;
+    assert_int_equal(mb_registry_select("node.mhz", sel, &preflight, err, sizeof err), 0);
+    assert_true(preflight);
+    assert_int_equal(count_selected(sel), 0);
+
+    preflight = false;
+    assert_int_equal(
+        mb_registry_select("node.perturb,mpi.pingpong", sel, &preflight, err, sizeof err), 0);
+    assert_true(preflight);
+    assert_int_equal(count_selected(sel), 1);
+    assert_string_equal(mb_registry_get(0)->name, "harness.timer");
+    assert_false(sel[0]);
+
+    /* "*" names everything --list shows, the pre-flight included. */
+    assert_int_equal(mb_registry_select("*", sel, &preflight, err, sizeof err), 0);
+    assert_true(preflight);
+    assert_int_equal(count_selected(sel), mb_registry_count());
+
+    assert_int_equal(mb_registry_select("node.nope", sel, &preflight, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'node.nope' matches no benchmark and no pre-flight test"));
+}
+
+/* --list shows the pre-flight's tests after the benchmarks, each name once. */
+static void test_print_lists_preflight(void **unused)
+{
+    (void)unused;
+    char buf[65536] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    assert_non_null(f);
+    mb_registry_print(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "\nnode.mhz "));
+    assert_non_null(strstr(buf, "\nnode.perturb "));
+    assert_non_null(strstr(buf, "\nmpi.pingpong "));
+    assert_true(strstr(buf, "node.mhz") > strstr(buf, "mpi.pingpong"));
 }
 
 static void test_skip_reason_names_the_need(void **unused)
@@ -254,6 +306,8 @@ int main(void)
         cmocka_unit_test(test_descriptors_are_complete),
         cmocka_unit_test(test_recipes_name_fitted_components),
         cmocka_unit_test(test_select_globs),
+        cmocka_unit_test(test_select_preflight),
+        cmocka_unit_test(test_print_lists_preflight),
         cmocka_unit_test(test_skip_reason_names_the_need),
         cmocka_unit_test(test_params_json),
         cmocka_unit_test(test_header_carries_roles),

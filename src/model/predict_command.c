@@ -21,6 +21,16 @@
 #include "record.h"
 
 #define PREDICT_USAGE "usage: mbsuite predict RESULTS.json OP -p P -d BYTES [--pair intra|inter]"
+static const char predict_help[] =
+    "Prints the time that RESULTS.json's fitted model of benchmark OP gives at P processes\n"
+    "and BYTES per message, with its standard error, the model and its Q (the document's\n"
+    "\"fits\", or fitted now where it has none); warns on stderr when P or BYTES lies\n"
+    "outside the measured range. A composite pattern (e.g. mpi.halo4) is predicted from its\n"
+    "recipe, beside its measured time where the run has one.\n"
+    "  -p P          process count, for a model that depends on it\n"
+    "  -d BYTES      message size in bytes, for a model that depends on it\n"
+    "  --pair PAIR   the series: intra (ranks on one node) or inter (on two nodes);\n"
+    "                default: the first series measured\n";
 
 typedef struct predict_args {
     const char *path, *op, *pair;
@@ -306,9 +316,11 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
 
 int mb_command_predict(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf(PREDICT_USAGE "\n");
-        return 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("%s\n%s", PREDICT_USAGE, predict_help);
+            return 0;
+        }
     }
     predict_args_t a;
     int rc = predict_parse(argc, argv, &a);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +28,32 @@ static int node_bind(void)
     return 0;
 }
 
+/* Whether one of the arguments asks for the command's help. */
+static bool node_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return true;
+    return false;
+}
+
 int mb_command_mhz(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: mbsuite mhz\n"
+        "Measures this core's clock by lmbench's mhz method (seed 000): times nine\n"
+        "interlocked C expressions of different cycle counts and takes the clock period as\n"
+        "the greatest common divisor of their times. Prints the MHz, the period and each\n"
+        "expression's cycles; exits 1 when the times disagree (system too busy). The suite's\n"
+        "pre-flight runs the same test on one rank of every node ([preflight] in the\n"
+        "configuration).\n";
+    if (node_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (argc > 1) {
-        fprintf(stderr, "usage: mbsuite mhz\n"
-                        "Measures the processor clock by the mhz method (seed 000): the GCD of the\n"
-                        "times of nine interlocked C expressions.\n");
-        return strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ? 0 : 2;
+        fprintf(stderr, "mbsuite mhz: unexpected argument '%s'\n%s", argv[1], usage);
+        return 2;
     }
     node_bind();
     mb_config_t cfg;
@@ -81,15 +101,21 @@ int mb_command_perturb(int argc, char **argv)
         "  -m Mbytes  memory test working set, e.g. 1024 (default: CPU spin loop)\n"
         "  time       duration of one run in ms (default 100)\n"
         "  count      number of runs (default 100)\n"
-        "The perturbation test of p1bench (seed 002).\n";
+        "The perturbation test of p1bench (seed 002): times count equal runs of a spin loop\n"
+        "(or with -m a memory walk) on this core and prints how much slower than the fastest\n"
+        "each was, as a histogram and percentiles. The suite's pre-flight runs it on every\n"
+        "rank at once ([preflight] in the configuration).\n";
     mb_perturb_opts_t opts = {.target_ms = 100, .count = 100, .stop = &perturb_stop};
     double v;
     int c;
+    if (node_wants_help(argc, argv)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     optind = 1;
     opterr = 0;
-    while ((c = getopt(argc, argv, "+hvm:")) != -1) {
+    while ((c = getopt(argc, argv, "+vm:")) != -1) {
         switch (c) {
-        case 'h': fputs(usage, stdout); return 0;
         case 'v': opts.verbose = true; break;
         case 'm':
             if (perturb_number(optarg, "-m Mbytes", 1, &v) != 0)

@@ -10,13 +10,16 @@ static const char plot_command_usage[] =
     "usage: mbsuite plot RESULTS_DIR\n"
     "Draws RESULTS_DIR/results.json into RESULTS_DIR/plots/: for each plot NAME, NAME.dat\n"
     "(data), NAME.gp (gnuplot script; `gnuplot NAME.gp` there redraws it), and with gnuplot\n"
-    "NAME.png and NAME.svg. Prints the images written.\n";
+    "NAME.png and NAME.svg. Prints the images written. A run draws its plots itself; this\n"
+    "redraws them, e.g. where gnuplot was missing on the machine that ran it.\n";
 
 int mb_command_plot(int argc, char **argv)
 {
-    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        fputs(plot_command_usage, stdout);
-        return 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(plot_command_usage, stdout);
+            return 0;
+        }
     }
     if (argc != 2 || argv[1][0] == '\0' || argv[1][0] == '-') {
         if (argc > 1 && argv[1][0] == '-')

@@ -458,7 +458,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         driver_error(rank, "MB_PSEUDO_NODES=\"%s\" is not a whole number >= 1", getenv("MB_PSEUDO_NODES"));
         goto done;
     }
-    if (mb_registry_select(opts->only, selected, err, sizeof err) != 0) {
+    bool preflight_named = false;
+    if (mb_registry_select(opts->only, selected, &preflight_named, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }
@@ -520,7 +521,10 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mark_s = mb_timings_lap(timings, "setup", mark_s);
     driver_record_timings(timings, results, true);
 
-    if (cfg->preflight_enabled) {
+    /* --only naming node.mhz or node.perturb asks for the pre-flight whatever [preflight]
+     * enabled says; an --only that names neither leaves it to the configuration, as the
+     * pre-flight is the context of every benchmark (each result carries its node's noise). */
+    if (cfg->preflight_enabled || preflight_named) {
         preflight = mb_preflight_run(&ctx, &layout);
         ok = rank != 0 || mb_sections_add_preflight(results, cfg, preflight, err, sizeof err) == 0;
         if (!ok)

@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <hwloc.h>
 #include <mpi.h>
@@ -13,12 +12,8 @@
 #include "buildinfo.h"
 #include "clock.h"
 #include "driver.h"
-#include "node_commands.h"
 #include "options.h"
 #include "plot.h"
-#include "export_command.h"
-#include "plot_command.h"
-#include "predict_command.h"
 #include "registry.h"
 #include "results.h"
 #include "timings.h"
@@ -55,18 +50,11 @@ int main(int argc, char **argv)
     mb_timings_t timings;
     mb_timings_init(&timings, mb_clock_elapsed_s());
 
-    /* The pre-flight's tests on their own, without MPI. */
-    if (argc > 1 && strcmp(argv[1], "mhz") == 0)
-        return mb_command_mhz(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "perturb") == 0)
-        return mb_command_perturb(argc - 1, argv + 1);
-    /* Working on results already written, without MPI. */
-    if (argc > 1 && strcmp(argv[1], "predict") == 0)
-        return mb_command_predict(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "plot") == 0)
-        return mb_command_plot(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "export") == 0)
-        return mb_command_export(argc - 1, argv + 1);
+    /* The commands (the pre-flight's tests alone, work on results already written), without
+     * MPI. */
+    const mb_command_t *command = argc > 1 ? mb_options_command(argv[1]) : NULL;
+    if (command)
+        return command->run(argc - 1, argv + 1);
 
     mb_options_t opts;
     char err[512];
@@ -84,10 +72,6 @@ int main(int argc, char **argv)
         return 0;
     case MB_ACTION_LIST:
         mb_registry_print(stdout);
-        printf("\npre-flight, on every node before the suite ([preflight] enabled):\n"
-               "%-24s %s\n%-24s %s\n",
-               "node.mhz", "clock speed by the GCD of nine expressions' times (seed 000)",
-               "node.perturb", "perturbation test: spin-loop variation on every core (seed 002)");
         return 0;
     case MB_ACTION_RUN:
         break;

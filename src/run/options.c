@@ -2,6 +2,10 @@
 #include "options.h"
 
 #include "config_units.h"
+#include "export_command.h"
+#include "node_commands.h"
+#include "plot_command.h"
+#include "predict_command.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -16,29 +20,64 @@ static const struct option options_long[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* The commands, in the order --help lists them; `mbsuite NAME --help` prints each one's
+ * usage. */
+static const mb_command_t options_commands[] = {
+    {.name = "mhz",
+     .summary = "this core's clock speed, by the GCD of nine expressions' times",
+     .run = mb_command_mhz},
+    {.name = "perturb",
+     .summary = "p1bench's perturbation test: how much equal spin-loop runs vary",
+     .run = mb_command_perturb},
+    {.name = "predict",
+     .summary = "a benchmark's time at P processes and BYTES from a run's models",
+     .run = mb_command_predict},
+    {.name = "plot",
+     .summary = "draw a results directory's plots (again): data, scripts, images",
+     .run = mb_command_plot},
+    {.name = "export",
+     .summary = "a run's network for a simulator: SimGrid, LogGOPSim, Dimemas",
+     .run = mb_command_export},
+};
+
+const mb_command_t *mb_options_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof options_commands / sizeof options_commands[0]; i++)
+        if (strcmp(name, options_commands[i].name) == 0)
+            return &options_commands[i];
+    return NULL;
+}
+
 void mb_options_usage(FILE *f)
 {
     fputs("usage: mpirun -np N mbsuite [options]\n"
-          "       mbsuite mhz\n"
-          "       mbsuite perturb [-hv] [-m Mbytes] [time(ms) [count]]\n"
-          "       mbsuite predict RESULTS.json OP -p P -d BYTES [--pair intra|inter]\n"
-          "       mbsuite plot RESULTS_DIR\n"
-          "       mbsuite export --simgrid|--loggopsim|--dimemas RUN --out DIR [--pair P]\n"
+          "       mbsuite COMMAND [arguments]     (no MPI launcher needed)\n"
+          "       mbsuite COMMAND --help          the command's usage and what it does\n"
           "\n"
           "Measures the timing harness, nodes, shared memory and message passing of a\n"
           "parallel machine; writes results.json and report.txt into the output directory.\n"
           "\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof options_commands / sizeof options_commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", options_commands[i].name, options_commands[i].summary);
+    fputs("\n"
           "options:\n"
           "  --config FILE       run configuration (INI); default config/default.ini\n"
           "                      beside the executable\n"
           "  --out DIR           output directory; default results/<UTC time>-<host>/\n"
-          "  --only GLOB[,GLOB]  run only the benchmarks whose names match (e.g. 'harness.*')\n"
+          "  --only GLOB[,GLOB]  run only what matches, of the names --list shows (e.g.\n"
+          "                      'harness.*'); naming node.mhz or node.perturb runs the\n"
+          "                      pre-flight (both its tests, even where [preflight] enabled\n"
+          "                      = no), and 'node.*' alone runs only the pre-flight; where\n"
+          "                      no node.* name matches, [preflight] enabled decides\n"
           "  --time-budget TIME  end the run within about TIME (seconds, or with a unit: 90s;\n"
           "                      none: no budget), overriding [run] time_budget: smaller\n"
           "                      working sets, fewer repetitions (at least 3 per point),\n"
           "                      then coarser size grids and fewer process counts, each\n"
           "                      recorded in results.json and the report\n"
-          "  --list              list the benchmarks, one line each, and exit\n"
+          "  --list              list the benchmarks and the pre-flight's tests, one line\n"
+          "                      each, and exit\n"
           "  --version           print the version and exit\n"
           "  --help              print this help and exit\n"
           "\n"

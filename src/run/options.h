@@ -22,10 +22,21 @@ typedef struct mb_options {
     double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
 } mb_options_t;
 
+/* A command run as `mbsuite NAME ARGS...`, without MPI: the pre-flight's tests alone, or
+ * work on results already written. */
+typedef struct mb_command {
+    const char *name;
+    const char *summary;               /* one line for --help */
+    int (*run)(int argc, char **argv); /* argv[0] is the name; returns the exit status */
+} mb_command_t;
+
+/* The command named `name`, or NULL: an option or anything else is the suite's. */
+const mb_command_t *mb_options_command(const char *name);
+
 /* Parse argv. Returns 0, or -1 with a message naming the option in err. */
 int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_t errlen);
 
-/* The --help text. */
+/* The --help text: usage, the commands one line each, the options. */
 void mb_options_usage(FILE *f);
 
 #endif

@@ -25,6 +25,15 @@ static const registry_span_t registry_spans[] = {
 #undef MB_FAMILY
 };
 
+/* The pre-flight's tests: listed and selected by name like the benchmarks, but run as one
+ * step on every node before the suite (src/node/preflight.c), never one without the other. */
+static const struct registry_preflight {
+    const char *name, *summary;
+} registry_preflight[] = {
+    {"node.mhz", "clock speed by the GCD of nine expressions' times (seed 000)"},
+    {"node.perturb", "perturbation test: spin-loop variation on every core (seed 002)"},
+};
+
 size_t mb_registry_count(void)
 {
     size_t n = 0;
@@ -51,12 +60,13 @@ const mb_bench_t *mb_registry_find(const char *name)
     return NULL;
 }
 
-int mb_registry_select(const char *globs, bool *selected, char *err, size_t errlen)
+int mb_registry_select(const char *globs, bool *selected, bool *preflight, char *err, size_t errlen)
 {
     size_t n = mb_registry_count();
     bool all = !globs || !*globs;
     for (size_t i = 0; i < n; i++)
         selected[i] = all;
+    *preflight = false;
     if (all)
         return 0;
 
@@ -73,8 +83,13 @@ int mb_registry_select(const char *globs, bool *selected, char *err, size_t errl
         for (size_t i = 0; i < n; i++)
             if (fnmatch(g, mb_registry_get(i)->name, 0) == 0)
                 selected[i] = matched = true;
+        for (size_t i = 0; i < MB_COUNT(registry_preflight); i++)
+            if (fnmatch(g, registry_preflight[i].name, 0) == 0)
+                *preflight = matched = true;
         if (!matched) {
-            snprintf(err, errlen, "--only: '%s' matches no benchmark (see mbsuite --list)", g);
+            snprintf(
+                err, errlen,
+                "--only: '%s' matches no benchmark and no pre-flight test (see mbsuite --list)", g);
             rc = -1;
             break;
         }
@@ -87,4 +102,8 @@ void mb_registry_print(FILE *f)
 {
     for (size_t i = 0; i < mb_registry_count(); i++)
         fprintf(f, "%-24s %s\n", mb_registry_get(i)->name, mb_registry_get(i)->summary);
+    fprintf(f, "\npre-flight, on every node before the suite ([preflight] enabled, or named by "
+               "--only;\nits two tests run together):\n");
+    for (size_t i = 0; i < MB_COUNT(registry_preflight); i++)
+        fprintf(f, "%-24s %s\n", registry_preflight[i].name, registry_preflight[i].summary);
 }
