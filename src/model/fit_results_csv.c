@@ -25,21 +25,6 @@ static void fit_results_csv_params(const json_t *params, char *buf, size_t len)
     }
 }
 
-static void fit_results_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void fit_results_csv_number(FILE *f, const json_t *v)
 {
     if (json_is_integer(v))
@@ -69,16 +54,16 @@ static int fit_results_csv_writer(FILE *f, void *arg)
             json_array_foreach(json_object_get(seg, "terms"), t, term)
             {
                 const char *name = json_string_value(json_object_get(fit, "name"));
-                fit_results_csv_field(f, name ? name : "");
+                mb_csv_field(f, name ? name : "");
                 fputc(',', f);
-                fit_results_csv_field(f, params);
+                mb_csv_field(f, params);
                 fprintf(f, ",%zu,", s);
                 fit_results_csv_number(f, json_object_get(seg, "d_min"));
                 fputc(',', f);
                 fit_results_csv_number(f, json_object_get(seg, "d_max"));
                 fputc(',', f);
                 const char *basis = json_string_value(json_object_get(term, "basis"));
-                fit_results_csv_field(f, basis ? basis : "");
+                mb_csv_field(f, basis ? basis : "");
                 static const char *const term_keys[] = {"coef", "stderr"};
                 for (size_t k = 0; k < 2; k++) {
                     fputc(',', f);

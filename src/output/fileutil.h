@@ -16,4 +16,8 @@ int mb_file_write_atomic(const char *path, mb_file_writer_fn write, void *arg, c
 /* mkdir -p with mode 0755. Returns 0 (also when it exists as a directory), or -1 with err. */
 int mb_mkdir_p(const char *path, char *err, size_t errlen);
 
+/* One CSV field: as it is, or quoted per RFC 4180 (quotes doubled) when it holds a comma,
+ * a quote or a line break. */
+void mb_csv_field(FILE *f, const char *s);
+
 #endif

@@ -14,22 +14,6 @@
 static const char *const points_csv_stats[] = {"n",   "min",    "median", "mean",
                                                "max", "stddev", "p90",    "p99"};
 
-/* One field, quoted per RFC 4180 when it holds a comma, a quote or a line break. */
-static void points_csv_text(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* A JSON scalar as a field: integers as they are, reals to the 10 significant digits
  * results.json keeps, strings (label text) quoted as needed; nothing for null, absent or
  * compound values. */
@@ -40,7 +24,7 @@ static void points_csv_value(FILE *f, const json_t *v)
     else if (json_is_real(v))
         fprintf(f, "%.10g", json_real_value(v));
     else if (json_is_string(v))
-        points_csv_text(f, json_string_value(v));
+        mb_csv_field(f, json_string_value(v));
     else if (json_is_boolean(v))
         fputs(json_is_true(v) ? "true" : "false", f);
 }
@@ -98,7 +82,7 @@ static json_t *points_csv_axes(const json_t *benchmarks)
 static void points_csv_row(FILE *f, const json_t *bench, const json_t *pt, const json_t *axes)
 {
     const char *name = json_string_value(json_object_get(bench, "name"));
-    points_csv_text(f, name ? name : "");
+    mb_csv_field(f, name ? name : "");
     const json_t *params = json_object_get(pt, "params");
     size_t i;
     const json_t *axis;
@@ -111,7 +95,7 @@ static void points_csv_row(FILE *f, const json_t *bench, const json_t *pt, const
     /* Schema 1 had no status: a point there is a measurement. */
     bool ok = !status || strcmp(status, "ok") == 0;
     fputc(',', f);
-    points_csv_text(f, status ? status : "ok");
+    mb_csv_field(f, status ? status : "ok");
     fputc(',', f);
     points_csv_value(f, json_object_get(bench, "unit"));
     fputc(',', f);
@@ -152,7 +136,7 @@ int mb_points_csv_write(FILE *f, const json_t *doc)
     json_array_foreach(axes, i, x)
     {
         fputc(',', f);
-        points_csv_text(f, json_string_value(x));
+        mb_csv_field(f, json_string_value(x));
     }
     fputs(",status,unit,statistic", f);
     for (size_t k = 0; k < sizeof points_csv_stats / sizeof *points_csv_stats; k++)
