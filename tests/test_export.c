@@ -10,7 +10,6 @@
 
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include "export_dimemas.h"
 #include "export_loggopsim.h"
+#include "tmpdir.h"
 
 /* The quick run's mpi.pingpong segments (ns): a rendezvous from 4096 B. */
 #define DOC_PINGPONG_SEGMENTS                                                                      \
@@ -63,28 +63,6 @@ static json_t *doc_load(void)
 static const json_t *doc_fit(const json_t *root, size_t i)
 {
     return json_array_get(json_object_get(root, "fits"), i);
-}
-
-static char *tmpdir_new(void)
-{
-    char *dir = strdup("/tmp/mbsuite-test-export.XXXXXX");
-    assert_non_null(dir);
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
-
-static int tmpdir_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void tmpdir_free(char *dir)
-{
-    assert_int_equal(nftw(dir, tmpdir_remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
-    free(dir);
 }
 
 /* The whole of dir/name (caller frees), or NULL. */
@@ -163,7 +141,7 @@ static void test_loggopsim_files(void **state)
 {
     (void)state;
     json_t *root = doc_load();
-    char *dir = tmpdir_new(), err[512], out[600];
+    char *dir = mb_tmpdir_new("export"), err[512], out[600];
     snprintf(out, sizeof out, "%s/lg", dir);
     assert_int_equal(mb_export_loggopsim(root, "intra", out, err, sizeof err), 0);
     char *ns = file_read(out, "loggopsim.args"), *ps = file_read(out, "loggopsim-ps.args");
@@ -178,14 +156,14 @@ static void test_loggopsim_files(void **state)
     free(ns);
     free(ps);
     free(readme);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
     json_decref(root);
 }
 
 static void test_loggopsim_errors(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), err[512], out[600];
+    char *dir = mb_tmpdir_new("export"), err[512], out[600];
     snprintf(out, sizeof out, "%s/lg", dir);
     /* No "loggp": nothing written, not even the directory. */
     json_t *root = doc_load();
@@ -215,7 +193,7 @@ static void test_loggopsim_errors(void **state)
     assert_false(file_exists(out, "loggopsim.args"));
     assert_false(file_exists(out, "loggopsim-ps.args"));
     json_decref(root);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_dimemas_calibrate(void **state)
@@ -242,7 +220,7 @@ static void test_dimemas_file(void **state)
 {
     (void)state;
     json_t *root = doc_load();
-    char *dir = tmpdir_new(), err[512];
+    char *dir = mb_tmpdir_new("export"), err[512];
     assert_int_equal(mb_export_dimemas(root, NULL, dir, err, sizeof err), 0);
     char *cfg = file_read(dir, "mbsuite.cfg");
     assert_non_null(cfg);
@@ -294,7 +272,7 @@ static void test_dimemas_file(void **state)
     for (size_t r = 0; r < 6; r++)
         assert_int_equal(seen[r], 1);
     free(cfg);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
     json_decref(root);
 }
 

@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,30 +24,9 @@
 #include "results.h"
 #include "results_check.h"
 #include "testdoc.h"
+#include "tmpdir.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static char *tmpdir_new(void)
-{
-    char *dir = strdup("/tmp/mbsuite-test-results.XXXXXX");
-    assert_non_null(dir);
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
-
-static int tmpdir_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void tmpdir_free(char *dir)
-{
-    assert_int_equal(nftw(dir, tmpdir_remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
-    free(dir);
-}
 
 static char *path_join(const char *dir, const char *name)
 {
@@ -181,7 +159,7 @@ static int write_then_fail(FILE *f, void *arg)
 static void test_atomic_write_whole(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    char *dir = mb_tmpdir_new("results"), *path = path_join(dir, "out.txt"), err[256] = "";
     assert_int_equal(mb_file_write_atomic(path, write_text, "first\n", err, sizeof err), 0);
     assert_int_equal(mb_file_write_atomic(path, write_text, "second version\n", err, sizeof err), 0);
     char *content = read_all(path);
@@ -191,13 +169,13 @@ static void test_atomic_write_whole(void **state)
     free(names);
     free(content);
     free(path);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_atomic_write_failing_writer_keeps_old(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    char *dir = mb_tmpdir_new("results"), *path = path_join(dir, "out.txt"), err[256] = "";
     assert_int_equal(mb_file_write_atomic(path, write_text, "old\n", err, sizeof err), 0);
     assert_int_equal(mb_file_write_atomic(path, write_then_fail, NULL, err, sizeof err), -1);
     assert_contains(err, path);
@@ -208,14 +186,14 @@ static void test_atomic_write_failing_writer_keeps_old(void **state)
     free(names);
     free(content);
     free(path);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_atomic_write_rename_fails(void **state)
 {
     (void)state;
     /* A directory in the target's place: everything succeeds up to the rename. */
-    char *dir = tmpdir_new(), *path = path_join(dir, "out.txt"), err[256] = "";
+    char *dir = mb_tmpdir_new("results"), *path = path_join(dir, "out.txt"), err[256] = "";
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(mb_file_write_atomic(path, write_text, "x", err, sizeof err), -1);
     assert_contains(err, "rename");
@@ -223,23 +201,23 @@ static void test_atomic_write_rename_fails(void **state)
     assert_string_equal(names, "out.txt");
     free(names);
     free(path);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_atomic_write_missing_dir(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), *path = path_join(dir, "no/such/out.txt"), err[256] = "";
+    char *dir = mb_tmpdir_new("results"), *path = path_join(dir, "no/such/out.txt"), err[256] = "";
     assert_int_equal(mb_file_write_atomic(path, write_text, "x", err, sizeof err), -1);
     assert_contains(err, path);
     free(path);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_mkdir_p(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), err[256] = "";
+    char *dir = mb_tmpdir_new("results"), err[256] = "";
     char *deep = path_join(dir, "a/b//c/");
     assert_int_equal(mb_mkdir_p(deep, err, sizeof err), 0);
     assert_int_equal(mb_mkdir_p(deep, err, sizeof err), 0); /* exists: fine */
@@ -259,7 +237,7 @@ static void test_mkdir_p(void **state)
     free(file);
     free(c);
     free(deep);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 /* ---- results ---------------------------------------------------------------------- */
@@ -283,7 +261,7 @@ static void set_failed_total(mb_results_t *r, json_int_t n)
 static void test_results_lifecycle(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), err[512] = "";
+    char *dir = mb_tmpdir_new("results"), err[512] = "";
     json_t *fixture = load_fixture("results_fixture.json");
     mb_results_check_counts_t counts;
 
@@ -345,7 +323,7 @@ static void test_results_lifecycle(void **state)
     free(points_path);
     free(report_path);
     json_decref(fixture);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 /* A results directory opened on the fixture's system and config, holding its first
@@ -364,7 +342,7 @@ static mb_results_t *open_with_first_benchmark(const char *dir, json_t *fixture)
 static void test_results_write_failure_keeps_files(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), err[512] = "";
+    char *dir = mb_tmpdir_new("results"), err[512] = "";
     json_t *fixture = load_fixture("results_fixture.json");
     mb_results_t *r = open_with_first_benchmark(dir, fixture);
 
@@ -393,7 +371,7 @@ static void test_results_write_failure_keeps_files(void **state)
     json_decref(disk);
     free(blocker);
     json_decref(fixture);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 /* After the run (the plots' phase): one section replaced in place in a closed directory,
@@ -401,7 +379,7 @@ static void test_results_write_failure_keeps_files(void **state)
 static void test_results_update_section(void **state)
 {
     (void)state;
-    char *dir = tmpdir_new(), err[512] = "";
+    char *dir = mb_tmpdir_new("results"), err[512] = "";
     json_t *fixture = load_fixture("results_fixture.json");
     mb_results_t *r = open_with_first_benchmark(dir, fixture);
     json_t *early = json_pack("{s:f, s:[], s:i}", "total_s", 1.0, "phases", "rank0_peak_rss_bytes", 0);
@@ -452,7 +430,7 @@ static void test_results_update_section(void **state)
     free(missing);
     free(report_path);
     json_decref(fixture);
-    tmpdir_free(dir);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
 static void test_results_open_missing_dir(void **state)

@@ -7,23 +7,7 @@
 #include <string.h>
 
 #include "fileutil.h"
-
-/* The series as "pair=intra;..." for one CSV field. */
-static void fit_results_csv_params(const json_t *params, char *buf, size_t len)
-{
-    size_t used = 0;
-    const char *key;
-    const json_t *v;
-    buf[0] = '\0';
-    json_object_foreach((json_t *)params, key, v)
-    {
-        const char *s = json_is_string(v) ? json_string_value(v) : "?";
-        int w = snprintf(buf + used, len - used, "%s%s=%s", used ? ";" : "", key, s);
-        if (w < 0 || (size_t)w >= len - used)
-            break;
-        used += (size_t)w;
-    }
-}
+#include "record.h"
 
 static void fit_results_csv_number(FILE *f, const json_t *v)
 {
@@ -44,7 +28,7 @@ static int fit_results_csv_writer(FILE *f, void *arg)
     json_array_foreach(fits, i, fit)
     {
         char params[256];
-        fit_results_csv_params(json_object_get(fit, "params"), params, sizeof params);
+        mb_record_params_text(json_object_get(fit, "params"), ";", params, sizeof params);
         size_t s;
         const json_t *seg;
         json_array_foreach(json_object_get(fit, "segments"), s, seg)

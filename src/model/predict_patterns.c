@@ -30,19 +30,13 @@ static const json_t *predict_patterns_bench(const json_t *root, const char *name
     return NULL;
 }
 
-/* " pair=intra" for a series object, "" for none. */
+/* " pair=intra" for a series object, "" for none: the tail of a message. */
 static void predict_patterns_series_text(const json_t *series, char *buf, size_t len)
 {
-    size_t used = 0;
-    const char *key;
-    const json_t *v;
-    buf[0] = '\0';
-    json_object_foreach((json_t *)series, key, v)
-    {
-        if (used < len)
-            used += (size_t)snprintf(buf + used, len - used, " %s=%s", key,
-                                     json_is_string(v) ? json_string_value(v) : "?");
-    }
+    buf[0] = ' ';
+    mb_record_params_text(series, " ", buf + 1, len - 1);
+    if (!buf[1])
+        buf[0] = '\0';
 }
 
 /* The fit of the component `name` in `series` (NULL: its first), or NULL with err. */

@@ -66,24 +66,22 @@ int mb_dimemas_calibrate(const json_t *fit, double *startup_s, double *bandwidth
 }
 
 typedef struct dimemas_out {
-    const char *bench, *series, *source;
-    const json_t *fit;
+    const mb_export_run_t *run;
     double startup_s, bw_MBps;
-    int ranks;
     bool inter;
 } dimemas_out_t;
 
 static int dimemas_write_cfg(FILE *f, void *arg)
 {
     const dimemas_out_t *o = arg;
-    int nodes = o->inter ? o->ranks : 1, cpus = o->inter ? 1 : o->ranks;
+    int nodes = o->inter ? o->run->ranks : 1, cpus = o->inter ? 1 : o->run->ranks;
     /* Dimemas 5 skips the first line and lines with a "//"; a record is one line. */
     fprintf(f,
             "#DIMEMAS_CONFIGURATION\n"
             "// mbsuite export --dimemas: %s (%s) from %s; see README.txt.\n"
             "// A message of d bytes: %.6g s + d / %.10g MB/s (MB = 1048576 bytes).\n"
             "// %d node(s) of %d processor(s): the %s-node model is the measured one.\n\n",
-            o->bench, o->series, o->source, o->startup_s, o->bw_MBps, nodes, cpus,
+            o->run->bench, o->run->series, o->run->source, o->startup_s, o->bw_MBps, nodes, cpus,
             o->inter ? "inter" : "intra");
     fprintf(f, "\"wide area network information\" {\"\", 1, 0, 4, 0.0, 0.0, 1};;\n\n");
     /* name, machine id, architecture, nodes, inter-node bandwidth (MB/s), buses (0: no
@@ -106,7 +104,7 @@ static int dimemas_write_cfg(FILE *f, void *arg)
 
 static void dimemas_readme_row(FILE *f, const dimemas_out_t *o, double d)
 {
-    double fitted = dimemas_seg_time(o->fit, mb_fit_results_pick_segment(o->fit, d), d);
+    double fitted = dimemas_seg_time(o->run->fit, mb_fit_results_pick_segment(o->run->fit, d), d);
     double t = o->startup_s * 1e9 + (o->bw_MBps > 0 ? d / (o->bw_MBps * DIMEMAS_MB) * 1e9 : 0);
     fprintf(f, "  %10.0f  %11.4g  %11.4g  %+7.1f%%\n", d, fitted / 1e3, t / 1e3,
             (t - fitted) / fitted * 100);
@@ -131,13 +129,13 @@ static int dimemas_write_readme(FILE *f, void *arg)
             "time, not how many the node or network carries at once.\n\n"
             "What Dimemas makes of the pingpong it was calibrated on:\n\n"
             "  %10s  %11s  %11s  %8s\n",
-            o->bench, o->series, o->source, o->bench, o->startup_s, o->bw_MBps,
+            o->run->bench, o->run->series, o->run->source, o->run->bench, o->startup_s, o->bw_MBps,
             o->bw_MBps > 0 ? "" : " (no positive slope: 0, which Dimemas takes as instantaneous)",
-            o->ranks, o->inter ? "one node per rank" : "one node with a processor per rank",
+            o->run->ranks, o->inter ? "one node per rank" : "one node with a processor per rank",
             o->inter ? "inter" : "intra", "bytes", "fitted (us)", "Dimemas (us)", "error");
     size_t i;
     const json_t *seg;
-    const json_t *segs = json_object_get(o->fit, "segments");
+    const json_t *segs = json_object_get(o->run->fit, "segments");
     json_array_foreach(segs, i, seg)
     {
         double d = json_number_value(json_object_get(seg, "d_min"));
@@ -172,28 +170,16 @@ static bool dimemas_inter(const json_t *fit)
 int mb_export_dimemas(const json_t *root, const char *pair, const char *dir, char *err,
                       size_t errlen)
 {
-    json_t *own;
-    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
-    if (!fits)
+    mb_export_run_t run;
+    if (mb_export_run_open(root, pair, &run, err, errlen) != 0)
         return -1;
     int rc = -1;
-    dimemas_out_t o = {0};
-    o.fit = mb_export_latency_fit(root, fits, pair, &o.bench, err, errlen);
-    if (!o.fit || mb_dimemas_calibrate(o.fit, &o.startup_s, &o.bw_MBps, err, errlen) != 0)
-        goto out;
-    char series[128], source[96];
-    mb_record_series_text(json_object_get(o.fit, "params"), series, sizeof series);
-    o.series = series[0] ? series : "all";
-    mb_export_run_text(root, source, sizeof source);
-    o.source = source;
-    json_int_t ranks =
-        json_integer_value(json_object_get(json_object_get(root, "system"), "ranks"));
-    o.ranks = ranks > 2 && ranks < 1000000 ? (int)ranks : 2;
-    o.inter = dimemas_inter(o.fit);
-    static const mb_export_file_t files[] = {{"mbsuite.cfg", dimemas_write_cfg},
-                                             {"README.txt", dimemas_write_readme}};
-    rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
-out:
-    json_decref(own);
+    dimemas_out_t o = {.run = &run, .inter = dimemas_inter(run.fit)};
+    if (mb_dimemas_calibrate(run.fit, &o.startup_s, &o.bw_MBps, err, errlen) == 0) {
+        static const mb_export_file_t files[] = {{"mbsuite.cfg", dimemas_write_cfg},
+                                                 {"README.txt", dimemas_write_readme}};
+        rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
+    }
+    mb_export_run_close(&run);
     return rc;
 }

@@ -206,8 +206,7 @@ static int loggopsim_from(const json_t *root, const json_t *fits, const json_t *
 }
 
 typedef struct loggopsim_out {
-    const char *bench, *series, *source;
-    const json_t *fit;
+    const mb_export_run_t *run;
     mb_loggopsim_param_t p[MB_LOGGOPSIM_NPARAMS];
 } loggopsim_out_t;
 
@@ -247,7 +246,7 @@ static double loggopsim_pingpong(const loggopsim_out_t *o, double d, bool ps)
 
 static void loggopsim_readme_row(FILE *f, const loggopsim_out_t *o, double d)
 {
-    double fitted = loggopsim_seg_time(o->fit, mb_fit_results_pick_segment(o->fit, d), d);
+    double fitted = loggopsim_seg_time(o->run->fit, mb_fit_results_pick_segment(o->run->fit, d), d);
     double ns = loggopsim_pingpong(o, d, false), ps = loggopsim_pingpong(o, d, true) / 1e3;
     fprintf(f, "  %10.0f  %11.4g  %11.4g  %+7.1f%%  %11.4g  %+7.1f%%\n", d, fitted / 1e3, ns / 1e3,
             (ns - fitted) / fitted * 100, ps / 1e3, (ps - fitted) / fitted * 100);
@@ -262,7 +261,7 @@ static int loggopsim_write_readme(FILE *f, void *arg)
             "LogGOPSim's options are C ints and its time unit is the nanosecond (it prints its\n"
             "finishing time / 1e9 as seconds): each value below is mbsuite's, rounded to the\n"
             "nearest integer.\n\n",
-            o->bench, o->series, o->source);
+            o->run->bench, o->run->series, o->run->source);
     fprintf(f, "  option  %10s  %12s  %s\n", "ns", "ps", "measured, and from what");
     char zeroed[64] = "";
     for (int i = 0; i < MB_LOGGOPSIM_NPARAMS; i++) {
@@ -295,13 +294,13 @@ static int loggopsim_write_readme(FILE *f, void *arg)
             "bytes", "fitted (us)", "ns args (us)", "error", "ps args (us)", "error");
     size_t i;
     const json_t *seg;
-    json_array_foreach(json_object_get(o->fit, "segments"), i, seg)
+    json_array_foreach(json_object_get(o->run->fit, "segments"), i, seg)
     {
         double d = json_number_value(json_object_get(seg, "d_min"));
         if (d > 0)
             loggopsim_readme_row(f, o, d);
     }
-    const json_t *segs = json_object_get(o->fit, "segments");
+    const json_t *segs = json_object_get(o->run->fit, "segments");
     loggopsim_readme_row(f, o,
                          json_number_value(json_object_get(
                              json_array_get(segs, json_array_size(segs) - 1), "d_max")));
@@ -322,39 +321,28 @@ static int loggopsim_write_readme(FILE *f, void *arg)
 int mb_loggopsim_params(const json_t *root, const char *pair, mb_loggopsim_param_t *out, char *err,
                         size_t errlen)
 {
-    json_t *own;
-    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
-    if (!fits)
+    mb_export_run_t run;
+    if (mb_export_run_open(root, pair, &run, err, errlen) != 0)
         return -1;
-    const char *bench;
-    const json_t *fit = mb_export_latency_fit(root, fits, pair, &bench, err, errlen);
-    int rc = fit ? loggopsim_from(root, fits, fit, bench, out, err, errlen) : -1;
-    json_decref(own);
+    int rc = loggopsim_from(root, run.fits, run.fit, run.bench, out, err, errlen);
+    mb_export_run_close(&run);
     return rc;
 }
 
 int mb_export_loggopsim(const json_t *root, const char *pair, const char *dir, char *err,
                         size_t errlen)
 {
-    json_t *own;
-    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
-    if (!fits)
+    mb_export_run_t run;
+    if (mb_export_run_open(root, pair, &run, err, errlen) != 0)
         return -1;
     int rc = -1;
-    loggopsim_out_t o = {0};
-    o.fit = mb_export_latency_fit(root, fits, pair, &o.bench, err, errlen);
-    if (!o.fit || loggopsim_from(root, fits, o.fit, o.bench, o.p, err, errlen) != 0)
-        goto out;
-    char series[128], source[96];
-    mb_record_series_text(json_object_get(o.fit, "params"), series, sizeof series);
-    o.series = series[0] ? series : "all";
-    mb_export_run_text(root, source, sizeof source);
-    o.source = source;
-    static const mb_export_file_t files[] = {{"loggopsim.args", loggopsim_write_ns},
-                                             {"loggopsim-ps.args", loggopsim_write_ps},
-                                             {"README.txt", loggopsim_write_readme}};
-    rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
-out:
-    json_decref(own);
+    loggopsim_out_t o = {.run = &run};
+    if (loggopsim_from(root, run.fits, run.fit, run.bench, o.p, err, errlen) == 0) {
+        static const mb_export_file_t files[] = {{"loggopsim.args", loggopsim_write_ns},
+                                                 {"loggopsim-ps.args", loggopsim_write_ps},
+                                                 {"README.txt", loggopsim_write_readme}};
+        rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
+    }
+    mb_export_run_close(&run);
     return rc;
 }

@@ -85,12 +85,10 @@ int mb_simgrid_calibrate(const json_t *fit, double *link_latency_s, double *link
 }
 
 typedef struct simgrid_out {
-    const char *bench, *series, *source;
-    int hosts;
+    const mb_export_run_t *run; /* a host per rank */
     double lat_s, bw_Bps;
     const mb_simgrid_piece_t *pieces;
     int npieces;
-    const json_t *fit;
 } simgrid_out_t;
 
 static int simgrid_write_platform(FILE *f, void *arg)
@@ -105,14 +103,14 @@ static int simgrid_write_platform(FILE *f, void *arg)
             "  <cluster id=\"mbsuite\" prefix=\"host-\" suffix=\"\" radical=\"0-%d\" "
             "speed=\"1Gf\" bw=\"%.10gBps\" lat=\"%.10gs\"/>\n"
             "</platform>\n",
-            o->bench, o->series, o->source, o->hosts - 1, o->bw_Bps, o->lat_s);
+            o->run->bench, o->run->series, o->run->source, o->run->ranks - 1, o->bw_Bps, o->lat_s);
     return ferror(f) ? -1 : 0;
 }
 
 static int simgrid_write_hostfile(FILE *f, void *arg)
 {
     const simgrid_out_t *o = arg;
-    for (int h = 0; h < o->hosts; h++)
+    for (int h = 0; h < o->run->ranks; h++)
         fprintf(f, "host-%d\n", h);
     return ferror(f) ? -1 : 0;
 }
@@ -147,14 +145,14 @@ static int simgrid_write_readme(FILE *f, void *arg)
             "(d + 16) / (bw-factor(d) x %.6g GB/s), the factors of the last piece from d bytes\n"
             "or fewer (SMPI counts 16 bytes more than the payload, and smpi.cfg's sizes say d + "
             "15):\n\n",
-            o->source, o->hosts, o->bench, o->series, 2 * o->lat_s * 1e6, o->lat_s * 1e6,
-            o->bw_Bps / 1e9);
+            o->run->source, o->run->ranks, o->run->bench, o->run->series, 2 * o->lat_s * 1e6,
+            o->lat_s * 1e6, o->bw_Bps / 1e9);
     fprintf(f, "  %12s  %-44s %12s %12s\n", "from bytes", "fitted model (us)", "lat-factor",
             "bw-factor");
+    const json_t *segs = json_object_get(o->run->fit, "segments");
     for (int s = 0; s < o->npieces; s++) {
         char model[256];
-        mb_fit_results_format_model(json_array_get(json_object_get(o->fit, "segments"), (size_t)s),
-                                    false, model, sizeof model);
+        mb_fit_results_format_model(json_array_get(segs, (size_t)s), false, model, sizeof model);
         fprintf(f, "  %12.0f  %-44s %12.6g %12.6g\n", o->pieces[s].size_bytes, model,
                 o->pieces[s].lat_factor, o->pieces[s].bw_factor);
     }
@@ -167,37 +165,20 @@ static int simgrid_write_readme(FILE *f, void *arg)
 int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, char *err,
                       size_t errlen)
 {
-    json_t *own;
-    const json_t *fits = mb_fit_results_of(root, &own, err, errlen);
-    if (!fits)
+    mb_export_run_t run;
+    if (mb_export_run_open(root, pair, &run, err, errlen) != 0)
         return -1;
     int rc = -1;
-    simgrid_out_t o = {.hosts = 2};
     mb_simgrid_piece_t pieces[MB_SIMGRID_MAX_PIECES];
-    o.fit = mb_export_latency_fit(root, fits, pair, &o.bench, err, errlen);
-    if (!o.fit)
-        goto out;
-    char series[128];
-    mb_record_series_text(json_object_get(o.fit, "params"), series, sizeof series);
-    o.series = series[0] ? series : "all";
-    o.npieces = mb_simgrid_calibrate(o.fit, &o.lat_s, &o.bw_Bps, pieces, err, errlen);
-    if (o.npieces < 0)
-        goto out;
-    o.pieces = pieces;
-    const json_t *system = json_object_get(root, "system");
-    json_int_t ranks = json_integer_value(json_object_get(system, "ranks"));
-    o.hosts = ranks > 2 && ranks < 1000000 ? (int)ranks : 2;
-    char source[96];
-    mb_export_run_text(root, source, sizeof source);
-    o.source = source;
-    static const mb_export_file_t files[] = {{"platform.xml", simgrid_write_platform},
-                                             {"hostfile", simgrid_write_hostfile},
-                                             {"smpi.cfg", simgrid_write_cfg},
-                                             {"README.txt", simgrid_write_readme}};
-    if (mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen) != 0)
-        goto out;
-    rc = 0;
-out:
-    json_decref(own);
+    simgrid_out_t o = {.run = &run, .pieces = pieces};
+    o.npieces = mb_simgrid_calibrate(run.fit, &o.lat_s, &o.bw_Bps, pieces, err, errlen);
+    if (o.npieces >= 0) {
+        static const mb_export_file_t files[] = {{"platform.xml", simgrid_write_platform},
+                                                 {"hostfile", simgrid_write_hostfile},
+                                                 {"smpi.cfg", simgrid_write_cfg},
+                                                 {"README.txt", simgrid_write_readme}};
+        rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
+    }
+    mb_export_run_close(&run);
     return rc;
 }

@@ -10,8 +10,11 @@
 #include "fit_results.h"
 #include "record.h"
 
-const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
-                                    const char **bench, char *err, size_t errlen)
+/* The fit in `fits` of the run's latency benchmark (the first that ran with loggp "L", e.g.
+ * mpi.pingpong) for the series with label value `pair` (NULL: its first fit); *bench gets
+ * the benchmark's name. Returns the fit (borrowed), or NULL with err. */
+static const json_t *export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
+                                        const char **bench, char *err, size_t errlen)
 {
     const json_t *src = mb_fit_loggp_source(root, "L");
     *bench = src ? json_string_value(json_object_get(src, "name")) : NULL;
@@ -40,10 +43,33 @@ const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, cons
     return NULL;
 }
 
-void mb_export_run_text(const json_t *root, char *buf, size_t len)
+int mb_export_run_open(const json_t *root, const char *pair, mb_export_run_t *run, char *err,
+                       size_t errlen)
 {
+    *run = (mb_export_run_t){0};
+    if (!(run->fits = mb_fit_results_of(root, &run->own, err, errlen)))
+        return -1;
+    run->fit = export_latency_fit(root, run->fits, pair, &run->bench, err, errlen);
+    if (!run->fit) {
+        mb_export_run_close(run);
+        return -1;
+    }
+    mb_record_series_text(json_object_get(run->fit, "params"), run->series, sizeof run->series);
+    if (!run->series[0])
+        snprintf(run->series, sizeof run->series, "all");
     const char *started = json_string_value(json_object_get(root, "started_utc"));
-    snprintf(buf, len, "the run of %s", started ? started : "an unknown time");
+    snprintf(run->source, sizeof run->source, "the run of %s",
+             started ? started : "an unknown time");
+    json_int_t ranks =
+        json_integer_value(json_object_get(json_object_get(root, "system"), "ranks"));
+    run->ranks = ranks > 2 && ranks < 1000000 ? (int)ranks : 2;
+    return 0;
+}
+
+void mb_export_run_close(mb_export_run_t *run)
+{
+    json_decref(run->own);
+    run->own = NULL;
 }
 
 int mb_export_write_files(const char *dir, const mb_export_file_t *files, size_t n, void *arg,

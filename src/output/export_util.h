@@ -12,14 +12,24 @@
 
 #include "fileutil.h"
 
-/* The fit in `fits` of the run's latency benchmark (the first that ran with loggp "L", e.g.
- * mpi.pingpong) for the series with label value `pair` (NULL: its first fit). *bench gets
- * the benchmark's name. Returns the fit (borrowed), or NULL with err. */
-const json_t *mb_export_latency_fit(const json_t *root, const json_t *fits, const char *pair,
-                                    const char **bench, char *err, size_t errlen);
+/* What every export starts from: the run's fits (its own, or computed now), the fit of
+ * its latency benchmark for the pair, and what the files say of where they come from. */
+typedef struct mb_export_run {
+    json_t *own; /* fits computed here; released by mb_export_run_close */
+    const json_t *fits;
+    const json_t *fit;  /* the latency benchmark's (loggp "L", e.g. mpi.pingpong) for the pair */
+    const char *bench;  /* its benchmark's name */
+    char series[128];   /* the fit's label values, or "all" */
+    char source[96];    /* "the run of <started_utc>" */
+    int ranks;          /* the run's ranks, at least 2 */
+} mb_export_run_t;
 
-/* "the run of <started_utc>" into buf. */
-void mb_export_run_text(const json_t *root, char *buf, size_t len);
+/* Fill run for root and pair (NULL: the latency benchmark's first fit). Returns 0, or -1
+ * with err (run then needs no closing). */
+int mb_export_run_open(const json_t *root, const char *pair, mb_export_run_t *run, char *err,
+                       size_t errlen);
+
+void mb_export_run_close(mb_export_run_t *run);
 
 /* One file of an export: its name in the directory and its writer. */
 typedef struct mb_export_file {

@@ -119,3 +119,20 @@ bool mb_record_has_string(const json_t *array, const char *s)
     }
     return false;
 }
+
+void mb_record_params_text(const json_t *params, const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    const char *key;
+    const json_t *v;
+    if (len)
+        buf[0] = '\0';
+    json_object_foreach((json_t *)params, key, v)
+    {
+        const char *s = json_is_string(v) ? json_string_value(v) : "?";
+        int w = snprintf(buf + used, len - used, "%s%s=%s", used ? sep : "", key, s);
+        if (w < 0 || (size_t)w >= len - used)
+            break;
+        used += (size_t)w;
+    }
+}

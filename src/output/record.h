@@ -39,6 +39,10 @@ void mb_record_series_add(const json_t *bench, json_t *all, bool ok_only);
 /* A series' values joined by ",", e.g. "intra" or "read,cold"; "" for {}. */
 void mb_record_series_text(const json_t *series, char *buf, size_t len);
 
+/* The params (or a series) as "key=value" pairs joined by sep, e.g. "pair=intra"; "" for
+ * none. Non-string values read "?". */
+void mb_record_params_text(const json_t *params, const char *sep, char *buf, size_t len);
+
 /* Whether the JSON array holds the string s (e.g. a fit's "variables" holds "p"). */
 bool mb_record_has_string(const json_t *array, const char *s);
 
