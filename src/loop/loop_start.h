@@ -24,10 +24,17 @@ typedef struct mb_start_state {
     const mb_clock_t *clock;
     double offset_ns; /* added to this rank's clock gives world rank 0's */
     double call_ns;   /* the slowest rank's interval so far, for the window's length */
-    double growth;    /* window: multiplier, doubled after each late experiment (>= 1) */
+    double growth;    /* window: multiplier, doubled after each late experiment (1 to
+                       * MB_START_GROWTH_MAX) */
     double window_ns; /* window: time between scheduled starts */
     double t0_ns;     /* window: the experiment's first start, on world rank 0's clock */
 } mb_start_state_t;
+
+/* The most the window (and its lead) grows: 256 x (2 calls + 5 us) and a 25.6 ms lead cover
+ * a scheduler's time slice. Beyond it, doubling would only make every call wait seconds
+ * while the machine stays as busy (a run that never ends): the loop keeps late experiments
+ * then, counted as late starts, rather than discarding them. */
+#define MB_START_GROWTH_MAX 256.0
 
 typedef struct mb_start {
     const char *name;

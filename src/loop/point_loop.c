@@ -262,7 +262,8 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             goto done;
         }
         /* Kept: an accepted interval of the measuring phase where every rank started on time. */
-        bool keep = warm && accepted && !e.late;
+        /* At the window's largest growth a late experiment is kept (loop_start.h). */
+        bool keep = warm && accepted && (!e.late || s.growth >= MB_START_GROWTH_MAX);
         if (keep) {
             /* A call quicker than the timing overhead can read a few ns below zero: floored
              * at 0 (below the clock's resolution). */
@@ -292,7 +293,7 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
         } else if (warm) {
             if (e.late) {
                 out->headline.late++;
-                s.growth *= 2;
+                s.growth = fmin(s.growth * 2, MB_START_GROWTH_MAX);
             }
             d[LOOP_WANT] = 1;
         } else {
