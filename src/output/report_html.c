@@ -328,6 +328,49 @@ static void html_warning_points(FILE *f, const json_t *root, html_point_kind_t k
     fputs("</ul></details></li>\n", f);
 }
 
+/* The benchmarks that the time budget cut (a coarser grid, smaller working sets) as one
+ * warning, each named below it. */
+static void html_warning_budget(FILE *f, const json_t *root)
+{
+    size_t i, coarser = 0, smaller = 0;
+    long long dropped_all = 0;
+    const json_t *bench;
+    double cap;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
+    {
+        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
+        coarser += dropped > 0;
+        dropped_all += dropped > 0 ? (long long)dropped : 0;
+        smaller += mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
+    }
+    if (coarser + smaller == 0)
+        return;
+    fprintf(f,
+            "<li><span class=\"badge warn\">budget</span>The time budget cut the run: %zu "
+            "benchmark%s measured a coarser grid (%lld points dropped), %zu measured smaller "
+            "working sets.<details><summary>the benchmarks</summary><ul>\n",
+            coarser, coarser == 1 ? "" : "s", dropped_all, smaller);
+    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
+    {
+        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
+        bool cut = mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
+        if (dropped <= 0 && !cut)
+            continue;
+        fputs("<li><code>", f);
+        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "name")));
+        fputs("</code>:", f);
+        if (dropped > 0)
+            fprintf(f, " %lld points dropped%s", (long long)dropped, cut ? ";" : "");
+        if (cut) {
+            char b[32];
+            mb_report_fmt_bytes(cap, b, sizeof b);
+            fprintf(f, " working sets of at most %s per rank", b);
+        }
+        fputs("</li>\n", f);
+    }
+    fputs("</ul></details></li>\n", f);
+}
+
 static void html_warnings(FILE *f, html_ctx_t *h)
 {
     const json_t *root = h->root;
@@ -345,25 +388,7 @@ static void html_warnings(FILE *f, html_ctx_t *h)
                         "median): read them with care");
     html_warning_points(f, root, HTML_POINT_TRIMMED, "warn",
                         "points trimmed by the time budget: fewer repetitions than asked");
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
-        double cap;
-        if (dropped <= 0 && !mb_report_text_num(bench, "memory_span_cap_bytes", &cap))
-            continue;
-        fputs("<li><span class=\"badge warn\">budget</span><code>", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "name")));
-        fputs("</code>:", f);
-        if (dropped > 0)
-            fprintf(f, " %lld points dropped by the time budget (a coarser grid);",
-                    (long long)dropped);
-        if (mb_report_text_num(bench, "memory_span_cap_bytes", &cap)) {
-            char b[32];
-            mb_report_fmt_bytes(cap, b, sizeof b);
-            fprintf(f, " working sets cut to %s per rank;", b);
-        }
-        fputs("</li>\n", f);
-    }
+    html_warning_budget(f, root);
     json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
     {
         if (!json_is_true(json_object_get(node, "flagged")))
