@@ -51,6 +51,8 @@ typedef struct html_ctx {
     size_t plots_missing;
     html_section_t sections[HTML_MAX_SECTIONS];
     size_t nsections;
+    /* report.txt's blocks that decide whether a section is there, captured once. */
+    char *howell, *cache_levels, *patterns;
 } html_ctx_t;
 
 static const char html_style[] =
@@ -112,15 +114,21 @@ static char *html_capture(void (*fn)(FILE *, const json_t *), const json_t *arg)
     return buf;
 }
 
-/* A report.txt block as preformatted text; nothing when fn writes nothing. */
-static void html_pre(FILE *f, void (*fn)(FILE *, const json_t *), const json_t *arg)
+/* Captured report.txt text as preformatted text; nothing for NULL. */
+static void html_pre_text(FILE *f, const char *text)
 {
-    char *text = html_capture(fn, arg);
     if (!text)
         return;
     fputs("<pre>", f);
     mb_html_escape(f, text);
     fputs("</pre>\n", f);
+}
+
+/* A report.txt block as preformatted text; nothing when fn writes nothing. */
+static void html_pre(FILE *f, void (*fn)(FILE *, const json_t *), const json_t *arg)
+{
+    char *text = html_capture(fn, arg);
+    html_pre_text(f, text);
     free(text);
 }
 
@@ -940,7 +948,7 @@ static bool html_is_memory_plot(const char *name)
 
 static void html_memory(FILE *f, html_ctx_t *h)
 {
-    html_pre(f, mb_report_memory_cache_levels, h->root);
+    html_pre_text(f, h->cache_levels);
     for (size_t i = 0; i < h->nplots; i++)
         if (html_is_memory_plot(h->plots[i].name) && !h->plots[i].shown)
             html_plot_show(f, h, &h->plots[i]);
@@ -961,8 +969,10 @@ static int html_section(html_ctx_t *h, const char *id, const char *title,
 {
     char *buf = NULL;
     size_t len = 0;
+    if (h->nsections == HTML_MAX_SECTIONS)
+        return -1;
     FILE *m = open_memstream(&buf, &len);
-    if (!m || h->nsections == HTML_MAX_SECTIONS)
+    if (!m)
         return -1;
     fn(m, h);
     if (fclose(m) != 0) {
@@ -980,7 +990,7 @@ static void html_howell(FILE *f, html_ctx_t *h)
           "harness's empty loop, timer and barrier; average and maximum over the node's "
           "processes, in ns per word.</p>\n",
           f);
-    html_pre(f, mb_report_memory_howell, h->root);
+    html_pre_text(f, h->howell);
 }
 
 static void html_patterns(FILE *f, html_ctx_t *h)
@@ -988,14 +998,7 @@ static void html_patterns(FILE *f, html_ctx_t *h)
     fputs("<p>The fitted models checked against programs built from them: each composite "
           "pattern measured directly and predicted by summing its components' models.</p>\n",
           f);
-    html_pre(f, mb_report_patterns, h->root);
-}
-
-static bool html_text_nonempty(void (*fn)(FILE *, const json_t *), const json_t *root)
-{
-    char *text = html_capture(fn, root);
-    free(text);
-    return text != NULL;
+    html_pre_text(f, h->patterns);
 }
 
 static bool html_has_memory(html_ctx_t *h)
@@ -1003,7 +1006,7 @@ static bool html_has_memory(html_ctx_t *h)
     for (size_t i = 0; i < h->nplots; i++)
         if (html_is_memory_plot(h->plots[i].name))
             return true;
-    return html_text_nonempty(mb_report_memory_cache_levels, h->root);
+    return h->cache_levels != NULL;
 }
 
 static bool html_has_other_plots(html_ctx_t *h)
@@ -1091,6 +1094,9 @@ int mb_report_html_write(FILE *f, const json_t *root, const char *dir)
     int ret = -1;
     if (html_plan(&h) != 0)
         goto out;
+    h.howell = html_capture(mb_report_memory_howell, root);
+    h.cache_levels = html_capture(mb_report_memory_cache_levels, root);
+    h.patterns = html_capture(mb_report_patterns, root);
     /* The order people read in: the machine, its health, then the figures. Warnings are
      * rendered last (they count the plots that were missing) but shown first. */
     if (html_section(&h, "system", "System and provenance", html_system) != 0)
@@ -1099,7 +1105,7 @@ int mb_report_html_write(FILE *f, const json_t *root, const char *dir)
         html_section(&h, "preflight", "Pre-flight: every node's clock and noise",
                      html_preflight) != 0)
         goto out;
-    if (html_text_nonempty(mb_report_memory_howell, root) &&
+    if (h.howell &&
         html_section(&h, "howell", "Howell's table", html_howell) != 0)
         goto out;
     if (html_has_memory(&h) &&
@@ -1111,7 +1117,7 @@ int mb_report_html_write(FILE *f, const json_t *root, const char *dir)
     if (json_array_size(json_object_get(root, "fits")) > 0 &&
         html_section(&h, "models", "Fitted models", html_models) != 0)
         goto out;
-    if (html_text_nonempty(mb_report_patterns, root) &&
+    if (h.patterns &&
         html_section(&h, "patterns", "Predicted vs measured", html_patterns) != 0)
         goto out;
     if (html_has_other_plots(&h) &&
@@ -1145,6 +1151,9 @@ out:
     for (size_t i = 0; i < h.nplots; i++)
         free(h.plots[i].name);
     free(h.plots);
+    free(h.howell);
+    free(h.cache_levels);
+    free(h.patterns);
     return ret;
 }
 
