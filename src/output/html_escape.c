@@ -55,3 +55,25 @@ void mb_html_id(const char *s, char *buf, size_t len)
         buf[w++] = isalnum((unsigned char)*s) ? *s : '-';
     buf[w] = '\0';
 }
+
+void mb_html_th(FILE *f, const char *text)
+{
+    fputs("<th>", f);
+    mb_html_escape(f, text);
+    fputs("</th>", f);
+}
+
+void mb_html_td(FILE *f, const char *text, bool numeric)
+{
+    fputs(numeric ? "<td class=\"n\">" : "<td>", f);
+    mb_html_escape(f, text && *text ? text : "-");
+    fputs("</td>", f);
+}
+
+void mb_html_kv(FILE *f, const char *key, const char *value)
+{
+    fputs("<tr>", f);
+    mb_html_th(f, key);
+    mb_html_td(f, value, false);
+    fputs("</tr>\n", f);
+}

@@ -4,6 +4,7 @@
 #ifndef MB_HTML_ESCAPE_H
 #define MB_HTML_ESCAPE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Write s to f with & < > " ' as character references; NULL writes nothing. Valid in
@@ -16,5 +17,14 @@ void mb_html_escapef(FILE *f, const char *fmt, ...) __attribute__((format(printf
 /* s as an id or fragment: letters and digits kept, every other byte '-', into buf
  * (cut to len - 1), e.g. "mpi.pingpong" gives "mpi-pingpong". */
 void mb_html_id(const char *s, char *buf, size_t len);
+
+/* A table header cell <th>text</th>. */
+void mb_html_th(FILE *f, const char *text);
+
+/* A table cell, right-aligned when numeric; NULL or "" shows "-". */
+void mb_html_td(FILE *f, const char *text, bool numeric);
+
+/* A row <tr><th>key</th><td>value</td></tr>. */
+void mb_html_kv(FILE *f, const char *key, const char *value);
 
 #endif

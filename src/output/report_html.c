@@ -17,6 +17,7 @@
 #include "plot_script.h"
 #include "record.h"
 #include "report.h"
+#include "report_html_bench.h"
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_memory.h"
@@ -26,8 +27,6 @@
 
 #define HTML_CELL_MAX 256
 #define HTML_MAX_SECTIONS 12
-/* A benchmark's points are shown open up to this many; a longer table is folded. */
-#define HTML_OPEN_POINTS 24
 /* At most this many points are named in one warning's list; results.json has them all. */
 #define HTML_MAX_LISTED 50
 
@@ -206,28 +205,6 @@ static void html_plot_of(FILE *f, html_ctx_t *h, const json_t *bench)
     free(name);
 }
 
-static void html_th(FILE *f, const char *text)
-{
-    fputs("<th>", f);
-    mb_html_escape(f, text);
-    fputs("</th>", f);
-}
-
-static void html_td(FILE *f, const char *text, bool numeric)
-{
-    fputs(numeric ? "<td class=\"n\">" : "<td>", f);
-    mb_html_escape(f, mb_report_text_dash(text));
-    fputs("</td>", f);
-}
-
-static void html_kv(FILE *f, const char *key, const char *value)
-{
-    fputs("<tr>", f);
-    html_th(f, key);
-    html_td(f, value, false);
-    fputs("</tr>\n", f);
-}
-
 static void html_kv_num(FILE *f, const char *key, const json_t *obj, const char *field,
                         const char *unit)
 {
@@ -238,7 +215,7 @@ static void html_kv_num(FILE *f, const char *key, const json_t *obj, const char 
     char num[64];
     mb_report_text_sig(v, num, sizeof num);
     snprintf(buf, sizeof buf, "%s%s%s", num, unit ? " " : "", unit ? unit : "");
-    html_kv(f, key, buf);
+    mb_html_kv(f, key, buf);
 }
 
 /* ---------------------------------------------------------------- the warnings */
@@ -438,23 +415,23 @@ static void html_system(FILE *f, html_ctx_t *h)
     snprintf(buf, sizeof buf, "%s %s",
              mb_report_text_dash(mb_report_text_str(json_object_get(sys, "suite"), "name")),
              mb_report_text_dash(mb_report_text_str(json_object_get(sys, "suite"), "version")));
-    html_kv(f, "suite", buf);
-    html_kv(f, "started (UTC)", mb_report_text_str(root, "started_utc"));
-    html_kv(f, "finished (UTC)", mb_report_text_str(root, "finished_utc"));
-    html_kv(f, "complete", json_is_true(json_object_get(root, "complete")) ? "yes" : "no");
+    mb_html_kv(f, "suite", buf);
+    mb_html_kv(f, "started (UTC)", mb_report_text_str(root, "started_utc"));
+    mb_html_kv(f, "finished (UTC)", mb_report_text_str(root, "finished_utc"));
+    mb_html_kv(f, "complete", json_is_true(json_object_get(root, "complete")) ? "yes" : "no");
     buf[0] = '\0';
     json_array_foreach(json_object_get(sys, "command_line"), i, v)
     {
         size_t n = strlen(buf);
         snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", json_string_value(v) ? json_string_value(v) : "?");
     }
-    html_kv(f, "command line", buf);
-    html_kv(f, "compiler", mb_report_text_str(sys, "compiler"));
-    html_kv(f, "flags", mb_report_text_str(sys, "cflags"));
+    mb_html_kv(f, "command line", buf);
+    mb_html_kv(f, "compiler", mb_report_text_str(sys, "compiler"));
+    mb_html_kv(f, "flags", mb_report_text_str(sys, "cflags"));
     const json_t *mpi = json_object_get(sys, "mpi");
     snprintf(buf, sizeof buf, "%s (MPI %s)", mb_report_text_dash(mb_report_text_str(mpi, "library")),
              mb_report_text_dash(mb_report_text_str(mpi, "standard")));
-    html_kv(f, "MPI", buf);
+    mb_html_kv(f, "MPI", buf);
     buf[0] = '\0';
     const char *key;
     json_object_foreach(json_object_get(mpi, "env"), key, v)
@@ -463,14 +440,14 @@ static void html_system(FILE *f, html_ctx_t *h)
         snprintf(buf + n, sizeof buf - n, "%s%s=%s", n ? " " : "", key,
                  json_string_value(v) ? json_string_value(v) : "?");
     }
-    html_kv(f, "MPI environment", buf[0] ? buf : "(none set)");
+    mb_html_kv(f, "MPI environment", buf[0] ? buf : "(none set)");
     char r[32], n[32];
     mb_report_text_value(json_object_get(sys, "ranks"), r, sizeof r);
     mb_report_text_value(json_object_get(sys, "nodes"), n, sizeof n);
     snprintf(buf, sizeof buf, "%s ranks on %s node(s)", r, n);
-    html_kv(f, "ranks", buf);
+    mb_html_kv(f, "ranks", buf);
     const json_t *clock = json_object_get(sys, "clock");
-    html_kv(f, "clock", mb_report_text_str(clock, "name"));
+    mb_html_kv(f, "clock", mb_report_text_str(clock, "name"));
     html_kv_num(f, "clock resolution", clock, "resolution_ns", "ns");
     html_kv_num(f, "timing overhead", clock, "overhead_ns", "ns");
     double enough;
@@ -480,7 +457,7 @@ static void html_system(FILE *f, html_ctx_t *h)
         snprintf(buf, sizeof buf, "%s (%s%s)", d,
                  mb_report_text_dash(mb_report_text_str(clock, "enough_source")),
                  json_is_true(json_object_get(clock, "enough_verified")) ? ", verified" : "");
-        html_kv(f, "enough (experiment length)", buf);
+        mb_html_kv(f, "enough (experiment length)", buf);
     }
     html_kv_num(f, "loop overhead", clock, "loop_overhead_ns", "ns");
     html_kv_num(f, "largest clock offset between nodes", json_object_get(root, "clock_sync"),
@@ -495,25 +472,25 @@ static void html_system(FILE *f, html_ctx_t *h)
                                             "PUs",    "memory", "caches", "OS",      "kernel",
                                             "governor", "THP",  "clock source"};
         for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
-            html_th(f, heads[k]);
+            mb_html_th(f, heads[k]);
         fputs("</tr>\n", f);
         const json_t *node;
         json_array_foreach(nodes, i, node)
         {
             char cell[HTML_CELL_MAX];
             fprintf(f, "<tr><td class=\"n\">%zu</td>", i);
-            html_td(f, mb_report_text_str(node, "host"), false);
-            html_td(f, mb_report_text_str(node, "cpu_model"), false);
+            mb_html_td(f, mb_report_text_str(node, "host"), false);
+            mb_html_td(f, mb_report_text_str(node, "cpu_model"), false);
             static const char *const counts[] = {"sockets", "cores", "pus"};
             for (size_t k = 0; k < 3; k++) {
                 mb_report_text_value(json_object_get(node, counts[k]), cell, sizeof cell);
-                html_td(f, cell, true);
+                mb_html_td(f, cell, true);
             }
             double mem;
             cell[0] = '\0';
             if (mb_report_text_num(node, "memory_bytes", &mem))
                 mb_report_fmt_bytes(mem, cell, sizeof cell);
-            html_td(f, cell, true);
+            mb_html_td(f, cell, true);
             char caches[HTML_CELL_MAX] = "";
             size_t c;
             const json_t *cache;
@@ -529,10 +506,10 @@ static void html_system(FILE *f, html_ctx_t *h)
                          (long long)json_integer_value(json_object_get(cache, "level")),
                          type && strcmp(type, "instruction") == 0 ? "i" : "", sz);
             }
-            html_td(f, caches, false);
+            mb_html_td(f, caches, false);
             static const char *const texts[] = {"os", "kernel", "governor", "thp", "clocksource"};
             for (size_t k = 0; k < 5; k++)
-                html_td(f, mb_report_text_str(node, texts[k]), false);
+                mb_html_td(f, mb_report_text_str(node, texts[k]), false);
             fputs("</tr>\n", f);
         }
         fputs("</table>\n", f);
@@ -557,25 +534,25 @@ static void html_preflight_row(FILE *f, size_t index, const json_t *node)
     double v;
     bool flagged = json_is_true(json_object_get(node, "flagged"));
     fprintf(f, "<tr%s><td class=\"n\">%zu</td>", flagged ? " class=\"flagged\"" : "", index);
-    html_td(f, mb_report_text_str(node, "host"), false);
+    mb_html_td(f, mb_report_text_str(node, "host"), false);
     cell[0] = '\0';
     if (mb_report_text_num(node, "mhz", &v))
         snprintf(cell, sizeof cell, "%.1f", v);
-    html_td(f, cell, true);
+    mb_html_td(f, cell, true);
     cell[0] = '\0';
     if (mb_report_text_num(node, "tick_ns", &v))
         snprintf(cell, sizeof cell, "%.4f", v);
-    html_td(f, cell, true);
+    mb_html_td(f, cell, true);
     mb_report_text_value(json_object_get(node, "cores"), cell, sizeof cell);
-    html_td(f, cell, true);
+    mb_html_td(f, cell, true);
     mb_report_text_value(json_object_get(node, "ranks"), cell, sizeof cell);
-    html_td(f, cell, true);
+    mb_html_td(f, cell, true);
     static const char *const pcts[] = {"p50_pct", "p90_pct", "p99_pct", "max_pct"};
     for (size_t k = 0; k < 4; k++) {
         cell[0] = '\0';
         if (mb_report_text_num(json_object_get(node, "perturb"), pcts[k], &v))
             snprintf(cell, sizeof cell, "%.2f", v);
-        html_td(f, cell, true);
+        mb_html_td(f, cell, true);
     }
     if (flagged) {
         fputs("<td><span class=\"badge bad\">flagged</span>", f);
@@ -605,7 +582,7 @@ static void html_preflight(FILE *f, html_ctx_t *h)
     static const char *const heads[] = {"node",  "host",  "MHz",   "tick ns", "cores", "ranks",
                                         "p50 %", "p90 %", "p99 %", "max %",   "verdict"};
     for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
-        html_th(f, heads[k]);
+        mb_html_th(f, heads[k]);
     fputs("</tr>\n", f);
     for (int pass = 0; pass < 2; pass++) {
         json_array_foreach(nodes, i, node)
@@ -622,133 +599,6 @@ static void html_preflight(FILE *f, html_ctx_t *h)
           f);
     html_pre(f, mb_report_preflight, pre);
     fputs("</details>\n", f);
-}
-
-/* ----------------------------------------------------- a benchmark's own table */
-
-/* The points of bench as a table: parameters, the headline statistic with its CI, n,
- * bandwidth when there is one, and what is wrong with a point (failed, CI too wide,
- * trimmed). */
-static void html_points_table(FILE *f, const json_t *bench)
-{
-    const json_t *points = json_object_get(bench, "points"), *pt;
-    size_t i, npoints = json_array_size(points);
-    const char *names[32];
-    size_t nnames = mb_report_text_axis_names(bench, names, 32);
-    const char *unit = mb_report_text_str(bench, "unit");
-    const char *statistic = mb_report_text_str(bench, "statistic");
-    char cell[HTML_CELL_MAX], head[HTML_CELL_MAX];
-    bool bandwidth = false;
-    if (!statistic || strcmp(statistic, "min") != 0)
-        statistic = "median";
-    if (!unit)
-        unit = "ns";
-    json_array_foreach(points, i, pt) bandwidth |=
-        json_object_get(pt, "bandwidth_bytes_per_s") != NULL;
-    if (npoints == 0) {
-        fputs("<p>(no points)</p>\n", f);
-        return;
-    }
-    if (npoints > HTML_OPEN_POINTS)
-        fprintf(f, "<details><summary>the %zu points</summary>\n", npoints);
-    fputs("<table>\n<tr>", f);
-    for (size_t k = 0; k < nnames; k++)
-        html_th(f, names[k]);
-    snprintf(head, sizeof head, "%s %s", statistic, unit);
-    html_th(f, head);
-    snprintf(head, sizeof head, "95%% CI (%s)", unit);
-    html_th(f, head);
-    html_th(f, "n");
-    if (bandwidth)
-        html_th(f, "MB/s");
-    html_th(f, "notes");
-    fputs("</tr>\n", f);
-    json_array_foreach(points, i, pt)
-    {
-        bool ok = mb_record_point_ok(pt);
-        fputs(ok ? "<tr>" : "<tr class=\"failed\">", f);
-        for (size_t k = 0; k < nnames; k++) {
-            const json_t *v = json_object_get(json_object_get(pt, "params"), names[k]);
-            mb_report_text_value(v, cell, sizeof cell);
-            html_td(f, cell, json_is_number(v));
-        }
-        if (!ok) {
-            fprintf(f, "<td colspan=\"%d\">failed: ", 3 + (bandwidth ? 1 : 0));
-            mb_html_escape(f, mb_report_text_dash(mb_report_text_str(pt, "reason")));
-            fputs("</td><td></td></tr>\n", f);
-            continue;
-        }
-        double v, lo, hi;
-        cell[0] = '\0';
-        if (mb_report_text_num(pt, statistic, &v))
-            mb_report_text_sig(v, cell, sizeof cell);
-        html_td(f, cell, true);
-        const json_t *ci = json_object_get(pt, "ci95");
-        cell[0] = '\0';
-        if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {
-            char a[48], b[48];
-            lo = json_number_value(json_array_get(ci, 0));
-            hi = json_number_value(json_array_get(ci, 1));
-            mb_report_text_sig(lo, a, sizeof a);
-            mb_report_text_sig(hi, b, sizeof b);
-            snprintf(cell, sizeof cell, "%s \u2013 %s", a, b);
-        }
-        html_td(f, cell, true);
-        mb_report_text_value(json_object_get(pt, "n"), cell, sizeof cell);
-        html_td(f, cell, true);
-        if (bandwidth) {
-            cell[0] = '\0';
-            if (mb_report_text_num(json_object_get(pt, "bandwidth_bytes_per_s"), "median", &v))
-                mb_report_text_sig(v / 1e6, cell, sizeof cell);
-            html_td(f, cell, true);
-        }
-        fputs("<td>", f);
-        if (json_is_true(json_object_get(pt, "ci_too_wide")))
-            fputs("<span class=\"badge warn\">CI too wide</span>", f);
-        else if (json_is_false(json_object_get(pt, "ci_target_met")))
-            fputs("<span class=\"badge warn\">CI target missed</span>", f);
-        if (json_is_true(json_object_get(pt, "trimmed_by_budget")))
-            fputs("<span class=\"badge warn\">trimmed</span>", f);
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
-    if (npoints > HTML_OPEN_POINTS)
-        fputs("</details>\n", f);
-}
-
-static void html_bench_heading(FILE *f, const json_t *bench)
-{
-    char id[200];
-    const char *name = mb_report_text_dash(mb_report_text_str(bench, "name"));
-    mb_html_id(name, id, sizeof id);
-    fprintf(f, "<h3 id=\"bench-%s\"><code>", id);
-    mb_html_escape(f, name);
-    fputs("</code> &mdash; ", f);
-    mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "summary")));
-    fputs("</h3>\n<p class=\"measures\">", f);
-    mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "measures")));
-    const char *by = mb_report_text_str(bench, "measured_by");
-    if (by) {
-        fputs(" Measured by: ", f);
-        mb_html_escape(f, by);
-    }
-    fputs("</p>\n", f);
-}
-
-static void html_derived(FILE *f, const json_t *bench)
-{
-    const json_t *derived = json_object_get(bench, "derived"), *v;
-    const char *key;
-    char cell[HTML_CELL_MAX];
-    if (json_object_size(derived) == 0)
-        return;
-    fputs("<table class=\"kv\">\n", f);
-    json_object_foreach((json_t *)derived, key, v)
-    {
-        mb_report_text_value(v, cell, sizeof cell);
-        html_kv(f, key, cell);
-    }
-    fputs("</table>\n", f);
 }
 
 /* --------------------------------------------------------------- node figures */
@@ -791,10 +641,10 @@ static void html_node_figures(FILE *f, html_ctx_t *h)
                 fputs("</code></h3>\n", f);
                 heading = true;
             }
-            html_bench_heading(f, bench);
+            mb_report_html_bench_heading(f, bench);
             html_plot_of(f, h, bench);
-            html_points_table(f, bench);
-            html_derived(f, bench);
+            mb_report_html_points(f, bench);
+            mb_report_html_derived(f, bench);
         }
     }
 }
@@ -812,86 +662,6 @@ static bool html_has_node_figures(const json_t *root)
 }
 
 /* ---------------------------------------------------------------- fitted models */
-
-static void html_fit_rows(FILE *f, const json_t *fit)
-{
-    char params[256], cell[HTML_CELL_MAX * 2];
-    mb_record_params_text(json_object_get(fit, "params"), " ", params, sizeof params);
-    const json_t *segs = json_object_get(fit, "segments"), *seg;
-    size_t s, nseg = json_array_size(segs);
-    double held;
-    char heldout[64] = "-";
-    if (mb_report_text_num(fit, "holdout_error_pct", &held))
-        snprintf(heldout, sizeof heldout, "%.1f%%", held);
-    else if (mb_report_text_str(fit, "holdout_note"))
-        snprintf(heldout, sizeof heldout, "%s", mb_report_text_str(fit, "holdout_note"));
-    json_array_foreach(segs, s, seg)
-    {
-        fputs("<tr>", f);
-        if (s == 0) {
-            fprintf(f, "<td rowspan=\"%zu\">", nseg);
-            mb_html_escape(f, params[0] ? params : "(all)");
-            fputs("</td>", f);
-        }
-        double dmin, dmax;
-        cell[0] = '\0';
-        if (mb_report_text_num(seg, "d_min", &dmin) && mb_report_text_num(seg, "d_max", &dmax)) {
-            char a[32], b[32];
-            mb_report_fmt_bytes(dmin, a, sizeof a);
-            mb_report_fmt_bytes(dmax, b, sizeof b);
-            snprintf(cell, sizeof cell, "%s \u2013 %s", a, b);
-        }
-        html_td(f, cell, true);
-        /* t = c0 + c1 basis1 + ..., each coefficient with its standard error, in us. */
-        cell[0] = '\0';
-        size_t t;
-        const json_t *term;
-        json_array_foreach(json_object_get(seg, "terms"), t, term)
-        {
-            double coef = 0, se = 0;
-            char c[48], e[48];
-            mb_report_text_num(term, "coef", &coef);
-            mb_report_text_num(term, "stderr", &se);
-            mb_report_text_sig(coef / 1e3, c, sizeof c);
-            mb_report_text_sig(se / 1e3, e, sizeof e);
-            const char *basis = mb_report_text_str(term, "basis");
-            size_t len = strlen(cell);
-            snprintf(cell + len, sizeof cell - len, "%s(%s \u00b1 %s)%s%s", t ? " + " : "", c, e,
-                     basis && strcmp(basis, "1") != 0 ? "\u00b7" : "",
-                     basis && strcmp(basis, "1") != 0 ? basis : "");
-        }
-        html_td(f, cell, false);
-        double chi2, dof, q;
-        cell[0] = '\0';
-        if (mb_report_text_num(seg, "chi2", &chi2) && mb_report_text_num(seg, "dof", &dof))
-            snprintf(cell, sizeof cell, "%.3g / %.0f", chi2, dof);
-        html_td(f, cell, true);
-        cell[0] = '\0';
-        if (mb_report_text_num(seg, "Q", &q))
-            snprintf(cell, sizeof cell, "%.3g", q);
-        html_td(f, cell, true);
-        if (s == 0) {
-            fprintf(f, "<td class=\"n\" rowspan=\"%zu\">", nseg);
-            mb_html_escape(f, heldout);
-            fputs("</td>", f);
-        }
-        fputs("</tr>\n", f);
-    }
-}
-
-static void html_fit_family(FILE *f, const json_t *fit)
-{
-    const json_t *fam = json_object_get(fit, "p_family");
-    double err;
-    if (!json_is_object(fam))
-        return;
-    fputs("<p>Growth with p: <strong>", f);
-    mb_html_escape(f, mb_report_text_dash(mb_report_text_str(fam, "family")));
-    fputs("</strong>", f);
-    if (mb_report_text_num(fam, "error_at_largest_p_pct", &err))
-        fprintf(f, ", %.1f%% off at the largest p when fitted without it", err);
-    fputs(" (chosen on held-out p among the collective algorithms' families).</p>\n", f);
-}
 
 static void html_models(FILE *f, html_ctx_t *h)
 {
@@ -913,29 +683,29 @@ static void html_models(FILE *f, html_ctx_t *h)
         const char *name = mb_report_text_str(bench, "name");
         if (!mb_record_ran(bench) || !html_bench_has_fit(root, name))
             continue;
-        html_bench_heading(f, bench);
+        mb_report_html_bench_heading(f, bench);
         html_plot_of(f, h, bench);
         fputs("<table>\n<tr>", f);
         static const char *const heads[] = {"series", "d", "model t (\u00b5s)", "chi\u00b2 / dof",
                                             "Q", "held-out error"};
         for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
-            html_th(f, heads[k]);
+            mb_html_th(f, heads[k]);
         fputs("</tr>\n", f);
         json_array_foreach(json_object_get(root, "fits"), j, fit)
         {
             const char *n = mb_report_text_str(fit, "name");
             if (n && strcmp(n, name) == 0)
-                html_fit_rows(f, fit);
+                mb_report_html_fit_rows(f, fit);
         }
         fputs("</table>\n", f);
         json_array_foreach(json_object_get(root, "fits"), j, fit)
         {
             const char *n = mb_report_text_str(fit, "name");
             if (n && strcmp(n, name) == 0)
-                html_fit_family(f, fit);
+                mb_report_html_fit_family(f, fit);
         }
-        html_points_table(f, bench);
-        html_derived(f, bench);
+        mb_report_html_points(f, bench);
+        mb_report_html_derived(f, bench);
     }
 }
 
