@@ -192,14 +192,18 @@ static void test_page_plots(void **state)
     assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
-/* A page from a document with nothing optional in it still renders, and says the run is
- * incomplete. */
+/* A page from a document with next to nothing in it still renders, says the run is
+ * incomplete, and says why a model that did not fit has no terms. */
 static void test_page_minimal(void **state)
 {
     (void)state;
     char *dir = mb_tmpdir_new("report-html-min");
-    json_t *root = json_pack("{s:s, s:b, s:[]}", "schema", "mbsuite-results/2", "complete", 0,
-                             "benchmarks");
+    json_t *root = json_pack(
+        "{s:s, s:b, s:[{s:s, s:s, s:[]}], s:[{s:s, s:{}, s:[], s:s}]}", "schema",
+        "mbsuite-results/2", "complete", 0, "benchmarks", "name", "mpi.x", "group", "mpi",
+        "points", "fits", "name", "mpi.x", "params", "segments", "error",
+        "no model fits 1 points");
+    assert_non_null(root);
     char err[512];
     char *buf = NULL;
     size_t len = 0;
@@ -209,6 +213,8 @@ static void test_page_minimal(void **state)
     assert_non_null(strstr(s, "<span class=\"badge bad\">incomplete</span>"));
     assert_non_null(strstr(s, "The run did not finish"));
     assert_int_equal(count(s, "<svg"), 0);
+    /* A model that did not fit says why where its terms would be. */
+    assert_non_null(strstr(s, "<td colspan=\"5\">no fit: no model fits 1 points</td>"));
     free(s);
     assert_int_equal(mb_report_html_regenerate(dir, err, sizeof err), -1);
     assert_non_null(strstr(err, "results.json"));

@@ -115,7 +115,7 @@ void mb_report_html_bench_heading(FILE *f, const json_t *bench)
     mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "measures")));
     const char *by = mb_report_text_str(bench, "measured_by");
     if (by) {
-        fputs(" Measured by: ", f);
+        fputs("; measured by ", f);
         mb_html_escape(f, by);
     }
     fputs("</p>\n", f);
@@ -149,6 +149,15 @@ void mb_report_html_fit_rows(FILE *f, const json_t *fit)
         snprintf(heldout, sizeof heldout, "%.1f%%", held);
     else if (mb_report_text_str(fit, "holdout_note"))
         snprintf(heldout, sizeof heldout, "%s", mb_report_text_str(fit, "holdout_note"));
+    if (nseg == 0) {
+        /* No model fits: the row says why instead of a model. */
+        fputs("<tr>", f);
+        mb_html_td(f, params[0] ? params : "(all)", false);
+        fputs("<td colspan=\"5\">no fit: ", f);
+        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(fit, "error")));
+        fputs("</td></tr>\n", f);
+        return;
+    }
     json_array_foreach(segs, s, seg)
     {
         fputs("<tr>", f);
