@@ -29,10 +29,10 @@ fail() {
 }
 
 if [ ! -s "$page" ]; then
-    fail "$page exists and is not empty"
+    fail "report.html exists and is not empty ($page)"
     exit 1
 fi
-ok "$page exists"
+ok "report.html exists and is not empty"
 
 # --- without a browser: self-contained, every plot inline ---
 if grep -Eino '<script|<link|<iframe|<img|<object|<embed|@import|(src|href)=["'"'"']?(https?:|//|file:)|url\(["'"'"']?(https?:|//|file:)' \
