@@ -95,6 +95,7 @@ run: deps
 	$(MPIRUN) -np $(NP) ./mbsuite --config config/default.ini
 
 check: deps
+	@scripts/deps.sh check
 	@$(MAKE) --no-print-directory test-programs
 	@tests/run.sh
 
@@ -105,6 +106,7 @@ bench: deps
 
 # The same tests under AddressSanitizer and UBSan, in a separate build tree.
 asan: deps
+	@scripts/deps.sh check
 	@$(MAKE) --no-print-directory BUILD=build-asan EXE=build-asan/mbsuite OPT=-O1 \
 	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    test-programs

@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Make sure mbsuite's Debian packages are installed. Idempotent and quick when they are:
 # as root it installs what is missing; otherwise it prints the exact apt-get line and fails.
-# `deps.sh bench` adds the independent tools `make bench` compares with.
+# `deps.sh bench` adds the independent tools `make bench` compares with; `deps.sh check`
+# the tests' headless browser.
 set -eu
 
 # Keep in step with README.md's dependency table.
 PACKAGES="make gcc pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc libgsl-dev \
 gnuplot-nox libjansson-dev libinih-dev libcmocka-dev libsimgrid-dev"
+# `deps.sh check` adds what only the tests need: Chromium renders report.html headless.
+if [ "${1:-}" = check ]; then
+    PACKAGES="$PACKAGES chromium"
+fi
 if [ "${1:-}" = bench ]; then
     PACKAGES="$PACKAGES netpipe-openmpi likwid"
 fi

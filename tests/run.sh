@@ -198,6 +198,20 @@ expect "quick run: results.json valid and complete, its time accounted for" 0 ':
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
 expect "quick run: report.txt says where the time went" 0 \
     '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
+# report.html: self-contained, every plot inline, and in headless Chromium it loads with no
+# console message (html_check.sh's own lines; it fails, never skips, without chromium).
+html_log="$TMP/html_check.log"
+tests/html_check.sh "$TMP/quick" >"$html_log" 2>&1
+html_rc=$?
+while read -r line; do
+    case "$line" in
+        "ok "*) pass "report.html: ${line#ok*- }" ;;
+        "FAIL "*) fail "report.html: ${line#FAIL - }" "$html_log" ;;
+    esac
+done <"$html_log"
+if [ "$html_rc" -ne 0 ] && ! grep -q '^FAIL ' "$html_log"; then
+    fail "tests/html_check.sh exited $html_rc" "$html_log"
+fi
 expect "quick run: the report's time table has the plots and the slowest benchmarks" 0 \
     '^  slowest benchmarks +wall s +share$' -- \
     sh -c "grep -Eq '^  plots +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]%$' \"$TMP/quick/report.txt\" && cat \"$TMP/quick/report.txt\""

@@ -318,7 +318,7 @@ static void test_results_lifecycle(void **state)
     assert_contains(report, "mpi.pingpong \u2014 skipped: needs 2 ranks");
     free(report);
     char *names = dir_listing(dir);
-    assert_string_equal(names, "points.csv report.txt results.json");
+    assert_string_equal(names, "points.csv report.html report.txt results.json");
     free(names);
     free(points_path);
     free(report_path);
@@ -408,7 +408,7 @@ static void test_results_update_section(void **state)
     assert_contains(report, "  plots                   1.50   15.0%\n");
     free(report);
     char *names = dir_listing(dir);
-    assert_string_equal(names, "points.csv report.txt results.json");
+    assert_string_equal(names, "points.csv report.html report.txt results.json");
     free(names);
 
     /* Missing and malformed files: refused, named, the value released, nothing written. */

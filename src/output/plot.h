@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 /* mb_plot_results_dir's return when gnuplot is not in PATH: data and scripts are written. */
 #define MB_PLOT_NO_GNUPLOT 1
 
@@ -42,6 +44,13 @@ int mb_plot_results_dir(const char *dir, char *err, size_t errlen);
 /* mb_plot_results_dir that also lists in *files what it wrote (even on failure); free the
  * list with mb_plot_files_free. */
 int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err, size_t errlen);
+
+/* The plots that mb_plot_results_dir would draw for the results document root of
+ * directory dir, without writing anything: files->scripts lists each DIR/plots/NAME.gp
+ * (its images are NAME.png and NAME.svg beside it). Returns 0, or -1 with err; free the
+ * list with mb_plot_files_free. */
+int mb_plot_plan(const json_t *root, const char *dir, mb_plot_files_t *files, char *err,
+                 size_t errlen);
 
 /* Free the lists in *files and zero it. */
 void mb_plot_files_free(mb_plot_files_t *files);

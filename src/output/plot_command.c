@@ -5,13 +5,15 @@
 #include <string.h>
 
 #include "plot.h"
+#include "report_html.h"
 
 static const char plot_command_usage[] =
     "usage: mbsuite plot RESULTS_DIR\n"
     "Draws RESULTS_DIR/results.json into RESULTS_DIR/plots/: for each plot NAME, NAME.dat\n"
     "(data), NAME.gp (gnuplot script; `gnuplot NAME.gp` there redraws it), and with gnuplot\n"
     "NAME.png and NAME.svg. Prints the images written. A run draws its plots itself; this\n"
-    "redraws them, e.g. where gnuplot was missing on the machine that ran it.\n";
+    "redraws them, e.g. where gnuplot was missing on the machine that ran it. Then rewrites\n"
+    "RESULTS_DIR/report.html with the plots inlined.\n";
 
 int mb_command_plot(int argc, char **argv)
 {
@@ -45,6 +47,16 @@ int mb_command_plot(int argc, char **argv)
         rc = 1;
     } else if (files.nscripts == 0) {
         fprintf(stderr, "mbsuite plot: %s/results.json has nothing to plot\n", argv[1]);
+    }
+    /* The page shows what was drawn and a note for what was not; it is written whenever
+     * results.json could be read. */
+    if (rc == 0 || files.nscripts > 0) {
+        if (mb_report_html_regenerate(argv[1], err, sizeof err) != 0) {
+            fprintf(stderr, "mbsuite plot: %s\n", err);
+            rc = 1;
+        } else {
+            printf("%s/report.html\n", argv[1]);
+        }
     }
     mb_plot_files_free(&files);
     return rc;

@@ -254,6 +254,16 @@ int mb_plot_emit(mb_plot_ctx_t *c, const char *name, const char *template_file, 
         snprintf(c->err, c->errlen, "%s: too many substitutions", template_file);
         return -1;
     }
+    if (c->plan_only) {
+        gp_path = mb_plot_path(c->plots_dir, name, ".gp");
+        if (!gp_path)
+            goto oom;
+        if (mb_plot_list_add(&c->files->scripts, &c->files->nscripts, gp_path) != 0) {
+            gp_path = NULL;
+            goto oom;
+        }
+        return 0;
+    }
     tpl = plot_script_template(template_file, c->err, c->errlen);
     if (!tpl)
         goto out;

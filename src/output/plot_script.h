@@ -24,6 +24,7 @@ typedef struct mb_plot_ctx {
     mb_plot_files_t *files;
     char *err;
     size_t errlen;
+    bool plan_only; /* list each NAME.gp in files, write nothing (mb_plot_plan) */
 } mb_plot_ctx_t;
 
 /* A key-value substitution of a template: @KEY@ becomes value. */
@@ -77,7 +78,8 @@ char *mb_plot_file_name(const char *bench);
 int mb_plot_list_add(char ***list, size_t *n, char *s);
 
 /* Write c's NAME.dat (dat) and NAME.gp (template_file filled with subs, @OUTPUT@ and
- * @DATA@), each atomically, and list NAME.gp in c->files. Returns 0, or -1 with c->err. */
+ * @DATA@), each atomically, and list NAME.gp in c->files; with c->plan_only, only list it.
+ * Returns 0, or -1 with c->err. */
 int mb_plot_emit(mb_plot_ctx_t *c, const char *name, const char *template_file, const char *dat,
                  const mb_plot_sub_t *subs, size_t nsubs);
 

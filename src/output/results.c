@@ -12,8 +12,10 @@
 #include "fileutil.h"
 #include "points_csv.h"
 #include "report.h"
+#include "report_html.h"
 
 struct mb_results {
+    char *dir;
     char *json_path;
     char *points_path;
     char *report_path;
@@ -45,13 +47,16 @@ static int results_report_writer(FILE *f, void *arg)
     return mb_report_write(f, (const json_t *)arg);
 }
 
-/* results.json first: it is the record; points.csv and the report are derived from it. */
+/* results.json first: it is the record; points.csv and the reports are derived from it.
+ * report.html inlines the plots drawn so far (none during a run: the rewrite after the
+ * plots, mb_results_update_section, brings them in). */
 static int results_write(const mb_results_t *r, char *err, size_t errlen)
 {
     if (mb_file_write_atomic(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
-        mb_points_csv_write_file(r->root, r->points_path, err, errlen) != 0)
+        mb_points_csv_write_file(r->root, r->points_path, err, errlen) != 0 ||
+        mb_file_write_atomic(r->report_path, results_report_writer, r->root, err, errlen) != 0)
         return -1;
-    return mb_file_write_atomic(r->report_path, results_report_writer, r->root, err, errlen);
+    return mb_report_html_write_file(r->dir, r->root, err, errlen);
 }
 
 static void results_free(mb_results_t *r)
@@ -59,6 +64,7 @@ static void results_free(mb_results_t *r)
     if (!r)
         return;
     json_decref(r->root);
+    free(r->dir);
     free(r->json_path);
     free(r->points_path);
     free(r->report_path);
@@ -71,13 +77,14 @@ static mb_results_t *results_alloc(const char *dir)
     mb_results_t *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
+    r->dir = strdup(dir);
     if (asprintf(&r->json_path, "%s/results.json", dir) < 0)
         r->json_path = NULL;
     if (asprintf(&r->points_path, "%s/points.csv", dir) < 0)
         r->points_path = NULL;
     if (asprintf(&r->report_path, "%s/report.txt", dir) < 0)
         r->report_path = NULL;
-    if (!r->json_path || !r->points_path || !r->report_path) {
+    if (!r->dir || !r->json_path || !r->points_path || !r->report_path) {
         results_free(r);
         return NULL;
     }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's result directory: results.json (the machine-readable record, written with
- * jansson), points.csv (its points as one table, points_csv.h) and report.txt (human
- * tables rendered from the same JSON). All three are rewritten atomically after every
+ * jansson), points.csv (its points as one table, points_csv.h), report.txt (human
+ * tables rendered from the same JSON) and report.html (the same on one page with the
+ * plots, report_html.h). All four are rewritten atomically after every
  * finished benchmark, so a run killed half-way leaves valid files holding everything
  * finished ("complete": false until the end). Rank 0 only.
  *

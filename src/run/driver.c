@@ -570,6 +570,7 @@ done:
             status = 1;
         } else {
             printf("mbsuite: results: %s/results.json\nmbsuite: report:  %s/report.txt\n", dir, dir);
+            printf("mbsuite: html:    %s/report.html\n", dir);
             snprintf(out_dir, out_dir_len, "%s", dir);
         }
         /* A failed point is data, and the run went on; its exit status still says so. */
