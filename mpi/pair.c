@@ -20,19 +20,20 @@ void mb_pair_teardown(void *state)
     free(s);
 }
 
-/* One message each way, its contents checked on arrival. */
+/* One message each way, from the send buffer into the receive buffer, its contents checked
+ * on arrival. */
 static int pair_check_exchange(mb_pair_t *s, char *err, size_t errlen)
 {
     int bad = 0;
-    char *buf = mb_msgbuf_first(&s->buf);
+    char *out = mb_msgbuf_first(&s->buf), *in = mb_msgbuf_first(&s->rbuf);
     for (int sender = 0; sender < 2; sender++) {
         if (s->me == sender) {
-            mb_message_fill(buf, (size_t)s->bytes, sender);
-            MB_MPI_CHECK(MPI_Send(buf, s->bytes, MPI_BYTE, s->peer, 1, s->comm));
+            mb_message_fill(out, (size_t)s->bytes, sender);
+            MB_MPI_CHECK(MPI_Send(out, s->bytes, MPI_BYTE, s->peer, 1, s->comm));
         } else {
-            memset(buf, 0, (size_t)s->bytes);
-            MB_MPI_CHECK(MPI_Recv(buf, s->bytes, MPI_BYTE, s->peer, 1, s->comm, MPI_STATUS_IGNORE));
-            bad |= !mb_message_ok(buf, (size_t)s->bytes, sender);
+            memset(in, 0, (size_t)s->bytes);
+            MB_MPI_CHECK(MPI_Recv(in, s->bytes, MPI_BYTE, s->peer, 1, s->comm, MPI_STATUS_IGNORE));
+            bad |= !mb_message_ok(in, (size_t)s->bytes, sender);
         }
     }
     if (bad)
@@ -79,7 +80,7 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
     MB_MPI_CHECK(MPI_Win_lock_all(0, s->win));
     /* Rank 0 puts its pattern into rank 1's window and gets rank 1's back. */
     int bad = 0;
-    char *buf = mb_msgbuf_first(&s->buf);
+    char *buf = mb_msgbuf_first(&s->rbuf);
     MB_MPI_CHECK(MPI_Win_sync(s->win));
     mb_message_fill(s->win_base, (size_t)s->bytes, 10 + s->me);
     MB_MPI_CHECK(MPI_Win_sync(s->win));
@@ -89,6 +90,7 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
         MB_MPI_CHECK(MPI_Get(buf, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
         MB_MPI_CHECK(MPI_Win_flush(1, s->win));
         bad |= !mb_message_ok(buf, (size_t)s->bytes, 11);
+        buf = mb_msgbuf_first(&s->buf);
         mb_message_fill(buf, (size_t)s->bytes, 20);
         MB_MPI_CHECK(MPI_Put(buf, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
         MB_MPI_CHECK(MPI_Win_flush(1, s->win));

@@ -13,8 +13,10 @@ typedef struct mb_pair {
     MPI_Comm comm;
     int me, peer;
     int bytes;
+    /* Sends read buf, receives (and gets) write rbuf, never the same memory: OSU's and
+     * IMB's s_buf and r_buf (issue 15). */
     mb_msgbuf_t buf, rbuf;
-    char *cur, *rcur;    /* this call's buffer, and a second one for sendrecv */
+    char *cur, *rcur;    /* this call's send and receive buffers */
     MPI_Request req;
     const mb_clock_t *clock;
     double compute_ns;   /* irecvoverlap: computation between posting and waiting */
