@@ -17,6 +17,7 @@ void mb_pair_teardown(void *state)
     }
     mb_msgbuf_free(&s->buf);
     mb_msgbuf_free(&s->rbuf);
+    free(s->reqs);
     free(s);
 }
 
@@ -103,6 +104,24 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
     MB_MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, s->comm));
     if (any) {
         snprintf(err, errlen, "a %d-byte one-sided transfer arrived with the wrong contents", s->bytes);
+        mb_pair_teardown(s);
+        *state = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int mb_pair_setup_windowed(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                           char *err, size_t errlen)
+{
+    int window = mb_message_window(ctx, err, errlen);
+    if (window < 0 || mb_pair_setup(ctx, pt, state, err, errlen) != 0)
+        return -1;
+    mb_pair_t *s = *state;
+    s->window = window;
+    s->reqs = malloc(2 * (size_t)window * sizeof *s->reqs);
+    if (!s->reqs) {
+        snprintf(err, errlen, "out of memory");
         mb_pair_teardown(s);
         *state = NULL;
         return -1;

@@ -22,6 +22,8 @@ typedef struct mb_pair {
     double compute_ns;   /* irecvoverlap: computation between posting and waiting */
     MPI_Win win;         /* put/get: d bytes exposed by each rank */
     char *win_base;
+    int window;          /* bw, bibw: messages in flight ([mpi] window) */
+    MPI_Request *reqs;   /* bw, bibw: 2 x window requests */
 } mb_pair_t;
 
 /* Setup of a two-sided benchmark over ctx->measure_comm. Returns 0, or -1 with err. */
@@ -31,6 +33,9 @@ int mb_pair_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, c
  * target access (MPI_Win_lock_all), its contents checked by a put and a get. */
 int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen);
+/* Setup of a windowed one (bw, bibw): also [mpi] window and 2 x window requests. */
+int mb_pair_setup_windowed(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                           char *err, size_t errlen);
 void mb_pair_teardown(void *state);
 
 /* Bytes of the message at pt, for the bandwidth column. */
