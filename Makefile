@@ -43,6 +43,8 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
               $(BUILD)/tests/check_mpi_sweep
+# The peers' methods (OSU's latency and bandwidth loops) beside mbsuite's in `make bench`.
+TOOL_BIN   += $(BUILD)/tests/ref_pingpong $(BUILD)/tests/ref_bw
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 

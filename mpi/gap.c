@@ -17,14 +17,14 @@ static void gap_run(void *state, uint64_t iters)
     mb_pair_t *s = state;
     char ack = 0;
     for (uint64_t i = 0; i < iters; i++) {
-        char *buf = mb_msgbuf_next(&s->buf);
         bool acked = i % GAP_BURST == GAP_BURST - 1 || i + 1 == iters;
         if (s->me == 0) {
-            MB_OP_MPI(s->ctx, MPI_Send(buf, s->bytes, MPI_BYTE, 1, 0, s->comm));
+            MB_OP_MPI(s->ctx, MPI_Send(mb_msgbuf_next(&s->buf), s->bytes, MPI_BYTE, 1, 0, s->comm));
             if (acked)
                 MB_OP_MPI(s->ctx, MPI_Recv(&ack, 0, MPI_BYTE, 1, 1, s->comm, MPI_STATUS_IGNORE));
         } else {
-            MB_OP_MPI(s->ctx, MPI_Recv(buf, s->bytes, MPI_BYTE, 0, 0, s->comm, MPI_STATUS_IGNORE));
+            MB_OP_MPI(s->ctx, MPI_Recv(mb_msgbuf_next(&s->rbuf), s->bytes, MPI_BYTE, 0, 0, s->comm,
+                                       MPI_STATUS_IGNORE));
             if (acked)
                 MB_OP_MPI(s->ctx, MPI_Send(&ack, 0, MPI_BYTE, 0, 1, s->comm));
         }

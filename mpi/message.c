@@ -67,6 +67,49 @@ int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
     return (int)n;
 }
 
+size_t mb_message_window_sizes(uint64_t top, uint64_t *out, size_t max)
+{
+    size_t n = 0;
+    uint64_t p = 1;
+    for (; p <= top && n < max; p *= 4)
+        out[n++] = p;
+    if (n > 0 && out[n - 1] != top && n < max)
+        out[n++] = top;
+    return n;
+}
+
+int mb_message_window(const mb_context_t *ctx, char *err, size_t errlen)
+{
+    uint64_t w = ctx->config->mpi_window;
+    if (w < 1 || w > MB_CONFIG_WINDOW_MAX) {
+        snprintf(err, errlen, "[mpi] window: %llu messages is not between 1 and %d",
+                 (unsigned long long)w, MB_CONFIG_WINDOW_MAX);
+        return -1;
+    }
+    return (int)w;
+}
+
+int mb_message_window_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
+                                  char *err, size_t errlen)
+{
+    /* The latency sweep's checks of max_size (1 GiB, memory) hold here too. */
+    mb_point_t probe[1];
+    if (mb_message_pair_points(ctx, probe, 0, err, errlen) < 0 ||
+        mb_message_window(ctx, err, errlen) < 0)
+        return -1;
+    uint64_t sizes[64];
+    size_t nsizes = mb_message_window_sizes(ctx->config->mpi_max_size, sizes, MB_COUNT(sizes));
+    size_t n = 0;
+    for (int pair = MB_PAIR_INTRA; pair <= MB_PAIR_INTER; pair++) {
+        if ((pair == MB_PAIR_INTRA && !ctx->has_pair_intra) ||
+            (pair == MB_PAIR_INTER && !ctx->has_pair_inter))
+            continue;
+        for (size_t i = 0; i < nsizes && n < max; i++)
+            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], pair}};
+    }
+    return (int)n;
+}
+
 mb_scope_t mb_message_pair_scope(const mb_point_t *pt)
 {
     return pt->v[1] == MB_PAIR_INTRA ? MB_SCOPE_PAIR_INTRA : MB_SCOPE_PAIR_INTER;

@@ -22,6 +22,19 @@ extern const mb_dim_t mb_message_coll_dims[2];    /* size_bytes, ranks */
 int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                            size_t errlen);
 
+/* The streaming bandwidth benchmarks' sizes (mpi.bw, bibw, mbw_mr): powers of 4 from 1 byte
+ * up to [mpi] max_size, and max_size itself: a dozen sizes at the default 4 MiB, where the
+ * latency sweep has 45, since each point moves a window of messages. Returns the count. */
+size_t mb_message_window_sizes(uint64_t top, uint64_t *out, size_t max);
+
+/* [mpi] window (the configuration checked it: 1 to MB_CONFIG_WINDOW_MAX); -1 with err when a
+ * configuration built in code has another value. */
+int mb_message_window(const mb_context_t *ctx, char *err, size_t errlen);
+
+/* The pair sweep of mb_message_pair_points over mb_message_window_sizes. */
+int mb_message_window_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
+                                  char *err, size_t errlen);
+
 /* The scope of a point-to-point point: its pair. */
 mb_scope_t mb_message_pair_scope(const mb_point_t *pt);
 

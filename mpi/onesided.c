@@ -21,7 +21,7 @@ static void get_op(void *state)
     mb_pair_t *s = state;
     if (s->me != 0)
         return;
-    MB_OP_MPI(s->ctx, MPI_Get(s->cur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
+    MB_OP_MPI(s->ctx, MPI_Get(s->rcur, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
     MB_OP_MPI(s->ctx, MPI_Win_flush(1, s->win));
 }
 

@@ -17,22 +17,24 @@ void mb_pair_teardown(void *state)
     }
     mb_msgbuf_free(&s->buf);
     mb_msgbuf_free(&s->rbuf);
+    free(s->reqs);
     free(s);
 }
 
-/* One message each way, its contents checked on arrival. */
+/* One message each way, from the send buffer into the receive buffer, its contents checked
+ * on arrival. */
 static int pair_check_exchange(mb_pair_t *s, char *err, size_t errlen)
 {
     int bad = 0;
-    char *buf = mb_msgbuf_first(&s->buf);
+    char *out = mb_msgbuf_first(&s->buf), *in = mb_msgbuf_first(&s->rbuf);
     for (int sender = 0; sender < 2; sender++) {
         if (s->me == sender) {
-            mb_message_fill(buf, (size_t)s->bytes, sender);
-            MB_MPI_CHECK(MPI_Send(buf, s->bytes, MPI_BYTE, s->peer, 1, s->comm));
+            mb_message_fill(out, (size_t)s->bytes, sender);
+            MB_MPI_CHECK(MPI_Send(out, s->bytes, MPI_BYTE, s->peer, 1, s->comm));
         } else {
-            memset(buf, 0, (size_t)s->bytes);
-            MB_MPI_CHECK(MPI_Recv(buf, s->bytes, MPI_BYTE, s->peer, 1, s->comm, MPI_STATUS_IGNORE));
-            bad |= !mb_message_ok(buf, (size_t)s->bytes, sender);
+            memset(in, 0, (size_t)s->bytes);
+            MB_MPI_CHECK(MPI_Recv(in, s->bytes, MPI_BYTE, s->peer, 1, s->comm, MPI_STATUS_IGNORE));
+            bad |= !mb_message_ok(in, (size_t)s->bytes, sender);
         }
     }
     if (bad)
@@ -79,7 +81,7 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
     MB_MPI_CHECK(MPI_Win_lock_all(0, s->win));
     /* Rank 0 puts its pattern into rank 1's window and gets rank 1's back. */
     int bad = 0;
-    char *buf = mb_msgbuf_first(&s->buf);
+    char *buf = mb_msgbuf_first(&s->rbuf);
     MB_MPI_CHECK(MPI_Win_sync(s->win));
     mb_message_fill(s->win_base, (size_t)s->bytes, 10 + s->me);
     MB_MPI_CHECK(MPI_Win_sync(s->win));
@@ -89,6 +91,7 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
         MB_MPI_CHECK(MPI_Get(buf, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
         MB_MPI_CHECK(MPI_Win_flush(1, s->win));
         bad |= !mb_message_ok(buf, (size_t)s->bytes, 11);
+        buf = mb_msgbuf_first(&s->buf);
         mb_message_fill(buf, (size_t)s->bytes, 20);
         MB_MPI_CHECK(MPI_Put(buf, s->bytes, MPI_BYTE, 1, 0, s->bytes, MPI_BYTE, s->win));
         MB_MPI_CHECK(MPI_Win_flush(1, s->win));
@@ -101,6 +104,24 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
     MB_MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, s->comm));
     if (any) {
         snprintf(err, errlen, "a %d-byte one-sided transfer arrived with the wrong contents", s->bytes);
+        mb_pair_teardown(s);
+        *state = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int mb_pair_setup_windowed(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                           char *err, size_t errlen)
+{
+    int window = mb_message_window(ctx, err, errlen);
+    if (window < 0 || mb_pair_setup(ctx, pt, state, err, errlen) != 0)
+        return -1;
+    mb_pair_t *s = *state;
+    s->window = window;
+    s->reqs = malloc(2 * (size_t)window * sizeof *s->reqs);
+    if (!s->reqs) {
+        snprintf(err, errlen, "out of memory");
         mb_pair_teardown(s);
         *state = NULL;
         return -1;

@@ -13,13 +13,17 @@ typedef struct mb_pair {
     MPI_Comm comm;
     int me, peer;
     int bytes;
+    /* Sends read buf, receives (and gets) write rbuf, never the same memory: OSU's and
+     * IMB's s_buf and r_buf (issue 15). */
     mb_msgbuf_t buf, rbuf;
-    char *cur, *rcur;    /* this call's buffer, and a second one for sendrecv */
+    char *cur, *rcur;    /* this call's send and receive buffers */
     MPI_Request req;
     const mb_clock_t *clock;
     double compute_ns;   /* irecvoverlap: computation between posting and waiting */
     MPI_Win win;         /* put/get: d bytes exposed by each rank */
     char *win_base;
+    int window;          /* bw, bibw: messages in flight ([mpi] window) */
+    MPI_Request *reqs;   /* bw, bibw: 2 x window requests */
 } mb_pair_t;
 
 /* Setup of a two-sided benchmark over ctx->measure_comm. Returns 0, or -1 with err. */
@@ -29,6 +33,9 @@ int mb_pair_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, c
  * target access (MPI_Win_lock_all), its contents checked by a put and a get. */
 int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen);
+/* Setup of a windowed one (bw, bibw): also [mpi] window and 2 x window requests. */
+int mb_pair_setup_windowed(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                           char *err, size_t errlen);
 void mb_pair_teardown(void *state);
 
 /* Bytes of the message at pt, for the bandwidth column. */

@@ -22,7 +22,7 @@ static void recv_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MB_OP_MPI(s->ctx, MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
+        MB_OP_MPI(s->ctx, MPI_Recv(s->rcur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
     else
         recv_partner_send(s);
 }
@@ -43,7 +43,7 @@ static void recvmin_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MB_OP_MPI(s->ctx, MPI_Recv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
+        MB_OP_MPI(s->ctx, MPI_Recv(s->rcur, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
 }
 
 static void recvmin_finish(void *state)
@@ -58,7 +58,7 @@ static void irecv1_op(void *state)
 {
     mb_pair_t *s = state;
     if (s->me == 0)
-        MB_OP_MPI(s->ctx, MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
+        MB_OP_MPI(s->ctx, MPI_Irecv(s->rcur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
 }
 
 static void irecv1_finish(void *state)
@@ -76,7 +76,7 @@ static void irecv2_prepare(void *state)
     mb_pair_t *s = state;
     mb_pair_next_buffer(s);
     if (s->me == 0)
-        MB_MPI_CHECK(MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
+        MB_MPI_CHECK(MPI_Irecv(s->rcur, s->bytes, MPI_BYTE, 1, 0, s->comm, &s->req));
 }
 
 static void irecv2_op(void *state)

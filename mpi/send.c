@@ -14,7 +14,7 @@ static void send_prepare(void *state)
     mb_pair_t *s = state;
     mb_pair_next_buffer(s);
     if (s->me == 1)
-        MB_MPI_CHECK(MPI_Irecv(s->cur, s->bytes, MPI_BYTE, 0, 0, s->comm, &s->req));
+        MB_MPI_CHECK(MPI_Irecv(s->rcur, s->bytes, MPI_BYTE, 0, 0, s->comm, &s->req));
 }
 
 static void send_partner_wait(mb_pair_t *s)

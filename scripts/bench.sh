@@ -3,7 +3,7 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling); none named runs them all. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
+# scaling, mpiref); none named runs them all. mpiref: MB_BENCH_ROUNDS=N alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
@@ -164,6 +164,78 @@ bench_mpi() {
 
 }
 
+# mbsuite beside the peers' methods in the repository (tests/ref_pingpong.c: osu_latency's
+# two-buffer loop of round trips; tests/ref_bw.c: osu_bw's windowed loop), alternated in one
+# sitting, MB_BENCH_ROUNDS rounds (default 5; odd rounds mbsuite first, even ones the
+# references first), the median of the rounds. The machine's quietness is each round's
+# pre-flight perturbation figure (results.json).
+bench_mpiref() {
+    echo
+    echo "== message passing against the peers' methods (issue 15) =="
+    local rounds=${MB_BENCH_ROUNDS:-5} sizes="0 8 4096 65536 1048576" round d
+    sed -e 's/^time_budget = .*/time_budget = none/' -e 's/^max_size = .*/max_size = 1M/' \
+        config/quick.ini >"$TMP/ref.ini"
+    run_mbsuite() {
+        $MPIRUN -np 2 ./mbsuite --config "$TMP/ref.ini" --only 'mpi.pingpong,mpi.bw' \
+            --out "$TMP/ref$1" >/dev/null 2>&1
+    }
+    run_refs() {
+        $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" $sizes >"$TMP/refpp$1" 2>/dev/null
+        $MPIRUN -np 2 "$BUILD/tests/ref_bw" 1048576 >"$TMP/refbw$1" 2>/dev/null
+    }
+    for round in $(seq "$rounds"); do
+        if [ $((round % 2)) = 1 ]; then run_mbsuite "$round"; run_refs "$round"
+        else run_refs "$round"; run_mbsuite "$round"; fi
+        echo "round $round: pre-flight perturbation (node 0, slower than its reference run):" \
+             "$(tr -d '\n' <"$TMP/ref$round/results.json" | grep -o '"perturb": *{[^}]*}' | head -1 |
+                sed 's/"perturb": *//; s/"//g' | tr -s ' ')"
+    done
+    median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) { print "n/a"; exit } print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+    printf '%-30s %14s %14s %8s  %s\n' figure mbsuite reference ratio "per round (mbsuite/reference)"
+    local mb_1m=()
+    for d in $sizes; do
+        local mb=() ref=() per=""
+        for round in $(seq "$rounds"); do
+            m=$($GET "$TMP/ref$round/results.json" mpi.pingpong median size_bytes="$d" pair=intra 2>/dev/null) || m=""
+            r=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/refpp$round")
+            [ -n "$m" ] && mb+=("$m")
+            [ -n "$r" ] && ref+=("$r")
+            [ "$d" = 1048576 ] && [ -n "$m" ] && mb_1m+=("$m")
+            per="$per $(calc '%.0f' "${m:-0}")/$(calc '%.0f' "${r:-0}")"
+        done
+        local mm rm
+        mm=$(median "${mb[@]}") rm=$(median "${ref[@]}")
+        printf '%-30s %11.0f ns %11.0f ns %8s %s\n' "pingpong $d B (half round trip)" "$mm" "$rm" \
+            "$(calc '%.3f' "$mm / $rm")" "$per"
+    done
+    local mb=() ref=() per=""
+    for round in $(seq "$rounds"); do
+        m=$($GET "$TMP/ref$round/results.json" mpi.bw bandwidth.median size_bytes=1048576 pair=intra 2>/dev/null) || m=""
+        r=$(awk '$1 == 1048576 { print $2 }' "$TMP/refbw$round")
+        [ -n "$m" ] && mb+=("$m")
+        [ -n "$r" ] && ref+=("$r")
+        per="$per $(calc '%.0f' "${m:-0} / 1e6")/$(calc '%.0f' "${r:-0} / 1e6")"
+    done
+    local bm br
+    bm=$(median "${mb[@]}") br=$(median "${ref[@]}")
+    printf '%-30s %9.0f MB/s %9.0f MB/s %8s %s\n' "bw 1 MiB (window 64)" "$(calc '%.1f' "$bm / 1e6")" \
+        "$(calc '%.1f' "$br / 1e6")" "$(calc '%.3f' "$bm / $br")" "$per"
+    echo "targets: every ratio within 5% (0.95..1.05), not asserted"
+    local lo hi
+    lo=$(printf '%s\n' "${mb_1m[@]}" | sort -g | head -1) hi=$(printf '%s\n' "${mb_1m[@]}" | sort -g | tail -1)
+    echo "run-to-run spread of mbsuite's pingpong at 1 MiB over $rounds rounds: (max - min) / min =" \
+         "$(calc '%.1f' "($hi - $lo) / $lo * 100")% (target <= 3% on a quiet machine: see the pre-flight figures above)"
+    # One buffer for both directions (mbsuite's pingpong before issue 15) in the reference loop.
+    $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null
+    $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" --same-buffer 65536 1048576 >"$TMP/one" 2>/dev/null
+    for d in 65536 1048576; do
+        two=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/two") one=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/one")
+        echo "reference pingpong $d B: one buffer $(calc '%.0f' "$one") ns, two buffers $(calc '%.0f' "$two") ns," \
+             "ratio $(calc '%.2f' "$one / $two")"
+    done
+}
+
 bench_fits() {
     echo
     echo "== fitted models (issue: fits, tables and plots) =="
@@ -266,7 +338,7 @@ bench_scaling() {
     scaling_run config/default.ini 2 "<= 90"
 }
 
-SECTIONS=(harness preflight shm mpi fits scaling)
+SECTIONS=(harness preflight shm mpi fits scaling mpiref)
 if [ $# -eq 0 ]; then
     set -- "${SECTIONS[@]}"
 fi

@@ -147,6 +147,8 @@ quick_run() {
 expect "quick run at -np 2 succeeds and names its report" 0 "report: +$TMP/quick/report.txt" -- quick_run
 expect_benches=""
 for b in $("$EXE" --list | awk '/^$/ { exit } { print $1 }'); do
+    # Needs two nodes: skipped on this one, with the reason (checked below).
+    [ "$b" = mpi.mbw_mr_nodes ] && continue
     expect_benches="$expect_benches --expect-bench $b"
 done
 
@@ -267,16 +269,20 @@ expect "one rank: Howell's neighbour rows say why they are missing" 0 'read_neig
 
 # --- message passing ---
 # Every primitive at every size and p of the sweep, with finite positive medians.
-expect "quick run: every mpi primitive covers its sweep (2 ranks)" 0 ': ok \(27 benchmarks' -- \
+expect "quick run: every mpi primitive covers its sweep (2 ranks)" 0 ': ok \(30 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/quick/results.json" 2 intra
 expect "quick run: report.txt has the pingpong table" 0 '^mpi\.pingpong ' -- cat "$TMP/quick/report.txt"
+expect "quick run: streaming bandwidth gives messages/s beside bytes/s" 0 '"messages_per_s"' -- \
+    cat "$TMP/quick/results.json"
+expect "one node: mpi.mbw_mr_nodes is skipped with the reason" 0 'mpi\.mbw_mr_nodes — skipped: needs ranks on 2 nodes, the run has one node' -- \
+    cat "$TMP/quick/report.txt"
 expect "quick run: collectives state their timing scheme" 0 '"headline": "per call, the slowest rank' -- \
     cat "$TMP/quick/results.json"
 # A short sweep at 4 ranks as 2 pseudo-nodes: intra and inter pairs, p = 2, 3, 4.
 printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 256\n' >"$TMP/mpi4.ini"
 MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'report:' -- \
     $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
-expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(27 benchmarks' -- \
+expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(31 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/mpi4/results.json" 4 intra,inter
 expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
     cat "$TMP/mpi4/results.json"
@@ -287,7 +293,7 @@ expect "4 ranks: the report gives each collective's family and its error at p = 
     cat "$TMP/mpi4/report.txt"
 expect "2 ranks: the report says why no p-family is chosen" 0 'fewer than 3 process counts measured' -- \
     cat "$TMP/quick/report.txt"
-expect "one rank: every mpi primitive is skipped with the reason" 0 '^27$' -- \
+expect "one rank: every mpi primitive is skipped with the reason" 0 '^31$' -- \
     sh -c "\"$EXE\" --config \"$TMP/mpi4.ini\" --only 'mpi.*' --out \"$TMP/mpi1\" >/dev/null 2>&1; grep -c '\"skipped\": \"needs at least 2 ranks, the run has 1\"' \"$TMP/mpi1/results.json\""
 printf '[mpi]\nmax_size = 2G\n' >"$TMP/mpi_huge.ini"
 expect "a message over the 1 GiB limit is refused up front" 2 'max_size: 2147483648 bytes is over the 1 GiB' -- \

@@ -277,6 +277,21 @@ static void test_pattern_compute(void **state)
                  "t.ini:2: [mpi] pattern_compute: '20' needs a unit (ns, us, ms or s)");
 }
 
+/* [mpi] window: the streaming benchmarks' messages in flight, 1 to 1024, default OSU's 64. */
+static void test_window(void **state)
+{
+    (void)state;
+    mb_config_t c;
+    char err[256] = "";
+    mb_config_defaults(&c);
+    assert_int_equal(c.mpi_window, 64);
+    assert_int_equal(mb_config_parse_string(&c, "[mpi]\nwindow = 1024\n", "t.ini", err, sizeof err),
+                     0);
+    assert_int_equal(c.mpi_window, 1024);
+    expect_error("[mpi]\nwindow = 0\n", "t.ini:2: [mpi] window: must be 1 to 1024 messages");
+    expect_error("[mpi]\n\nwindow = 1025\n", "t.ini:3: [mpi] window: must be 1 to 1024 messages");
+}
+
 static void test_first_error_wins(void **state)
 {
     (void)state;
@@ -532,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_bad_auto),
         cmocka_unit_test(test_bad_min_max),
         cmocka_unit_test(test_pattern_compute),
+        cmocka_unit_test(test_window),
         cmocka_unit_test(test_first_error_wins),
         cmocka_unit_test(test_continuation),
         cmocka_unit_test(test_long_lines),

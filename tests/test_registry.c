@@ -213,7 +213,28 @@ static void test_skip_reason_names_the_need(void **unused)
     json_t *j = mb_measure_skipped_json(&b, why);
     assert_string_equal(json_string_value(json_object_get(j, "skipped")), why);
     assert_int_equal(json_array_size(json_object_get(j, "points")), 0);
+    /* Every record has an elapsed_s, a skipped one 0 (results_check requires it). */
+    assert_true(json_is_number(json_object_get(j, "elapsed_s")));
     json_decref(j);
+}
+
+static const char *skip_one_node(const mb_context_t *ctx)
+{
+    return ctx->has_pair_inter ? NULL : "needs ranks on 2 nodes, the run has one node";
+}
+
+/* A descriptor's own reason (skip_reason) applies after min_ranks. */
+static void test_skip_reason_hook(void **unused)
+{
+    (void)unused;
+    mb_bench_t b = {.name = "t.nodes", .group = "t", .min_ranks = 2, .skip_reason = skip_one_node};
+    mb_context_t one = {.size = 1}, node = {.size = 2}, nodes = {.size = 2, .has_pair_inter = true};
+    char buf[128];
+    assert_string_equal(mb_measure_skip_reason(&b, &one, buf, sizeof buf),
+                        "needs at least 2 ranks, the run has 1");
+    assert_string_equal(mb_measure_skip_reason(&b, &node, buf, sizeof buf),
+                        "needs ranks on 2 nodes, the run has one node");
+    assert_null(mb_measure_skip_reason(&b, &nodes, buf, sizeof buf));
 }
 
 static void test_params_json(void **unused)
@@ -309,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_select_preflight),
         cmocka_unit_test(test_print_lists_preflight),
         cmocka_unit_test(test_skip_reason_names_the_need),
+        cmocka_unit_test(test_skip_reason_hook),
         cmocka_unit_test(test_params_json),
         cmocka_unit_test(test_header_carries_roles),
         cmocka_unit_test(test_failed_point_json),

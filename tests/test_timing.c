@@ -106,11 +106,27 @@ static void test_enough_widens_before_falling_back(void **unused)
     assert_true(t.enough_ns < 1e9);
 }
 
+/* Half the runs slowed by up to 30%, as on a busy shared machine: the fastest of the tries
+ * still shows the clock's 0.1%, so enough is the first candidate, verified at 0.1%. (The
+ * median of the tries moved by several % and fell back: issue 15.) */
+static void test_enough_sees_through_one_sided_noise(void **unused)
+{
+    (void)unused;
+    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .delay = 0.3, .seed = 7};
+    mb_clock_t clk = sim_clock(&s);
+    mb_timing_t t = {.clock = &clk, .resolution_ns = 1000};
+    mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &s);
+    assert_true(t.enough_verified);
+    assert_float_equal(t.enough_ns, 1e6, 1e-6);
+    assert_float_equal(t.enough_tolerance, 0.001, 1e-12);
+}
+
 static void test_enough_falls_back_when_noisy(void **unused)
 {
     (void)unused;
-    /* 2% jitter can never pass a 0.1% test: the seed's fallback applies. */
-    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .noise = 0.02, .seed = 1};
+    /* Every run off by up to 50% either way: even the fastest tries cannot show a 1% step,
+     * so the seed's fallback applies. */
+    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .noise = 0.5, .seed = 1};
     mb_clock_t clk = sim_clock(&s);
     mb_timing_t t = {.clock = &clk, .resolution_ns = 1000};
     mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &s);
@@ -142,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_experiment_with_no_work_fails),
         cmocka_unit_test(test_enough_from_resolution),
         cmocka_unit_test(test_enough_widens_before_falling_back),
+        cmocka_unit_test(test_enough_sees_through_one_sided_noise),
         cmocka_unit_test(test_enough_falls_back_when_noisy),
         cmocka_unit_test(test_interval_ok_detects_a_coarse_clock),
     };

@@ -136,10 +136,17 @@ typedef struct mb_bench {
     mb_headline_t headline;
     void (*teardown)(void *state);
     double ops_per_iter;           /* 0 means 1 */
+    /* Or, where it depends on the configuration (a window of messages): at pt. */
+    double (*ops_per_iter_at)(const mb_context_t *ctx, const mb_point_t *pt);
+    bool windowed; /* streams [mpi] window messages per iteration: its record says how many */
     mb_summary_kind_t statistic;   /* the headline figure: median (default) or minimum */
     bool subtract_loop_overhead;
     /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
     uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
+    /* Messages per operation at pt, for a message rate (messages_per_s; NULL: none). */
+    uint64_t (*messages_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
+    /* Why the run cannot measure it (e.g. it has one node), or NULL; beside min_ranks. */
+    const char *(*skip_reason)(const mb_context_t *ctx);
     /* Bytes a point sets up and walks in memory (a working set beyond cache, cold buffers),
      * per measuring rank: what its cost grows with, for the time budget's estimate
      * (budget.h). NULL: none worth counting. */

@@ -27,6 +27,11 @@ const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx,
         snprintf(buf, len, "needs at least %d ranks, the run has %d", b->min_ranks, ctx->size);
         return buf;
     }
+    const char *why = b->skip_reason ? b->skip_reason(ctx) : NULL;
+    if (why) {
+        snprintf(buf, len, "%s", why);
+        return buf;
+    }
     return NULL;
 }
 
@@ -44,6 +49,7 @@ json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason)
 {
     json_t *j = mb_measure_json_header(b, NULL);
     json_object_set_new(j, "skipped", json_string(reason));
+    json_object_set_new(j, "elapsed_s", json_real(0.0)); /* every record has one */
     return j;
 }
 
@@ -178,7 +184,8 @@ static void measure_sample_choose(const mb_context_t *ctx, MPI_Comm comm, measur
     smp->n = k;
 }
 
-static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx, void *state)
+static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
+                                   const mb_point_t *pt, void *state)
 {
     return (mb_loop_work_t){.run = b->run,
                             .prepare = b->prepare,
@@ -186,7 +193,8 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
                             .op = b->op,
                             .finish = b->finish,
                             .state = state,
-                            .ops_per_iter = b->ops_per_iter,
+                            .ops_per_iter = b->ops_per_iter_at ? b->ops_per_iter_at(ctx, pt)
+                                                               : b->ops_per_iter,
                             .subtract_loop_overhead = b->subtract_loop_overhead,
                             .error = ctx->point_error};
 }
@@ -260,7 +268,7 @@ static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_
         .headline = b->headline,
         .clock_offset_ns = ctx->clock_offset_ns,
     };
-    mb_loop_work_t work = measure_work(b, ctx, state);
+    mb_loop_work_t work = measure_work(b, ctx, pt, state);
     mb_loop_result_t res = {0};
     int rc;
     if (scope == MB_SCOPE_SAMPLE_EACH) {
@@ -268,8 +276,10 @@ static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_
     } else {
         rc = mb_loop_measure(&loop, &work, &res);
         if (rc == 0 && !alone) {
-            /* All ranks at once: the node's bandwidth is the sum of the ranks' own. */
-            bool together = scope == MB_SCOPE_NODE_ALL || scope == MB_SCOPE_WORLD_ALL;
+            /* All ranks at once: the node's bandwidth is the sum of the ranks' own, unless
+             * the headline is already the whole group's (the slowest rank's interval). */
+            bool together = (scope == MB_SCOPE_NODE_ALL || scope == MB_SCOPE_WORLD_ALL) &&
+                            b->headline != MB_HEADLINE_MAX;
             double bytes = together && b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
             *over = mb_measure_json_over_ranks(comm, ctx->rank, true, &res.own, bytes);
             if (*over && b->op) {

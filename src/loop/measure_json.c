@@ -67,6 +67,8 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
         json_string(b->scope_of ? "depends on the point" : mb_measure_scope_text(b->scope)));
     if (b->op && cfg)
         json_object_set_new(j, "scheme", measure_json_scheme(b, cfg));
+    if (b->windowed && cfg)
+        json_object_set_new(j, "window", json_integer((json_int_t)cfg->mpi_window));
     return j;
 }
 
@@ -163,6 +165,12 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
                                       "best", bytes / s->min * 1e9, "worst", bytes / s->max * 1e9,
                                       "ci95", bytes / s->ci95_hi * 1e9, bytes / s->ci95_lo * 1e9));
     }
+    double messages = b->messages_per_op ? (double)b->messages_per_op(ctx, pt) : 0;
+    if (messages > 0 && s->min > 0 && s->ci95_lo > 0)
+        json_object_set_new(j, "messages_per_s",
+                            json_pack("{s:f, s:f, s:[f,f]}", "median", messages / s->median * 1e9,
+                                      "best", messages / s->min * 1e9, "ci95",
+                                      messages / s->ci95_hi * 1e9, messages / s->ci95_lo * 1e9));
     return j;
 }
 

@@ -33,8 +33,9 @@ double mb_timing_measure_resolution(const mb_clock_t *clk, int samples);
 double mb_timing_measure_overhead(const mb_clock_t *clk, int samples);
 
 /* Jiggle test (seed 000 6.1): with n iterations of run lasting about `interval_ns`, time n,
- * 1.005n, 1.01n and 1.015n iterations (median of a few tries each) and accept when every
- * time is within +-tolerance (0.001 = 0.1%) of its expected ratio to the first. */
+ * 1.005n, 1.01n and 1.015n iterations (the fastest of a few interleaved tries each: noise
+ * only adds time, the clock's error is what is tested) and accept when every time is within
+ * +-tolerance (0.001 = 0.1%) of its expected ratio to the first. */
 bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double interval_ns,
                            double tolerance, mb_run_fn run, void *state);
 

@@ -38,6 +38,8 @@ typedef enum mb_buffers { MB_BUFFERS_WARM = 0, MB_BUFFERS_COLD } mb_buffers_t;
 
 /* The longest [mpi] pattern_compute accepted (docs/mpi.md). */
 #define MB_CONFIG_PATTERN_COMPUTE_MAX_NS UINT64_C(100000000)
+/* Most messages in flight per window of the streaming bandwidth benchmarks ([mpi] window). */
+#define MB_CONFIG_WINDOW_MAX 1024
 
 typedef struct mb_config {
 #define MB_CONFIG_KEY(section, key, type, def, help) MB_CONFIG_CTYPE_##type section##_##key;

@@ -285,6 +285,11 @@ static int parse_check(const parse_ctx_t *ctx, int *line, char *msg, size_t msgl
         snprintf(msg, msglen, "[mpi] pattern_compute: must be at most 100ms");
         return -1;
     }
+    if (c->mpi_window < 1 || c->mpi_window > MB_CONFIG_WINDOW_MAX) {
+        *line = KEY_LINE(ctx, mpi_window);
+        snprintf(msg, msglen, "[mpi] window: must be 1 to %d messages", MB_CONFIG_WINDOW_MAX);
+        return -1;
+    }
     return 0;
 }
 

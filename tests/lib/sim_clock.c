@@ -29,6 +29,8 @@ void sim_run(void *state, uint64_t iters)
 {
     sim_t *s = state;
     double jitter = s->noise ? s->noise * (2.0 * rand_r(&s->seed) / RAND_MAX - 1.0) : 0.0;
+    if (s->delay && rand_r(&s->seed) % 2)
+        jitter += s->delay * rand_r(&s->seed) / RAND_MAX;
     s->now_ns += (double)iters * s->op_ns * (1.0 + jitter);
     s->runs++;
 }

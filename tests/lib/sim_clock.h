@@ -15,6 +15,8 @@ typedef struct sim {
     double read_cost_ns;  /* each read advances true time by this */
     double op_ns;         /* one loop iteration or call */
     double noise;         /* each run's duration is scaled by 1 + noise * U(-1, 1) */
+    double delay;         /* and every other run (at random) by 1 + delay * U(0, 1): a busy
+                           * machine's noise, which only ever adds time */
     uint64_t runs;        /* calls of sim_run or sim_op */
     unsigned seed;
 } sim_t;

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* ref_pingpong [--same-buffer] SIZE...: the reference for mbsuite's mpi.pingpong in `make
+ * bench`, written as osu_latency measures (OSU micro-benchmarks 7): ranks 0 and 1, a send
+ * buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters` round
+ * trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip
+ * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU). Prints
+ * "SIZE NS" per size on rank 0: the half round trip in ns. --same-buffer sends and receives
+ * in one buffer (mbsuite's pingpong before issue 15), to show what that costs. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int first = 1;
+    int same = argc > 1 && strcmp(argv[1], "--same-buffer") == 0;
+    first += same;
+    if (size < 2 || argc <= first) {
+        if (rank == 0)
+            fprintf(stderr, "usage: mpirun -np 2 ref_pingpong [--same-buffer] SIZE...\n");
+        MPI_Finalize();
+        return 2;
+    }
+    for (int a = first; a < argc; a++) {
+        long bytes = strtol(argv[a], NULL, 10);
+        int iters = bytes > 8192 ? 1000 : 10000, skip = bytes > 8192 ? 10 : 100;
+        char *sbuf = NULL, *rbuf = NULL;
+        if (posix_memalign((void **)&sbuf, 4096, (size_t)bytes + 1) != 0 ||
+            posix_memalign((void **)&rbuf, 4096, (size_t)bytes + 1) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        memset(sbuf, 'a', (size_t)bytes + 1);
+        memset(rbuf, 'b', (size_t)bytes + 1);
+        char *in = same ? sbuf : rbuf;
+        double t0 = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int i = 0; i < iters + skip; i++) {
+            if (i == skip) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                t0 = MPI_Wtime();
+            }
+            if (rank == 0) {
+                MPI_Send(sbuf, (int)bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+                MPI_Recv(in, (int)bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == 1) {
+                MPI_Recv(in, (int)bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(sbuf, (int)bytes, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+            }
+        }
+        double t = MPI_Wtime() - t0;
+        if (rank == 0)
+            printf("%ld %.1f\n", bytes, t * 1e9 / (2.0 * iters));
+        free(sbuf);
+        free(rbuf);
+    }
+    MPI_Finalize();
+    return 0;
+}
