@@ -98,6 +98,12 @@ static void report_context_node(FILE *f, const json_t *system)
             mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
         fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most %s, "
                    "[shm] memory_max)", buf, capbuf);
+        double wanted;
+        if (mb_report_text_num(node, "memory_span_wanted_bytes", &wanted) && wanted > mem) {
+            char wantbuf[32];
+            mb_report_fmt_bytes(wanted, wantbuf, sizeof wantbuf);
+            fprintf(f, ": 4 x LLC is %s, capped to %s", wantbuf, buf);
+        }
         if (mb_report_text_num(node, "memory_span_all_ranks_bytes", &mem)) {
             mb_report_fmt_bytes(mem, buf, sizeof buf);
             fprintf(f, "; %s each when all ranks run at once (as much between them, at "
