@@ -174,16 +174,20 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         if (mb_report_text_num(lv, "midpoint_bytes", &mid))
             mb_report_fmt_bytes(mid, c, sizeof c);
         mb_report_text_num(lv, "latency_ns", &lat);
+        double rnd;
+        char rndbuf[48] = "";
+        if (mb_report_text_num(lv, "random_latency_ns", &rnd))
+            snprintf(rndbuf, sizeof rndbuf, " (%.4g ns in random order)", rnd);
         if (json_is_true(json_object_get(lv, "open")))
             fprintf(f,
                     REPORT_MEMORY_INDENT
-                    "level %zu: from %s on, %.4g ns (memory, or the curve's end)\n",
-                    i + 1, a, lat);
+                    "level %zu: from %s on, %.4g ns%s (memory, or the curve's end)\n",
+                    i + 1, a, lat, rndbuf);
         else
             fprintf(f,
                     REPORT_MEMORY_INDENT
-                    "level %zu: up to %s (half-way to the next at %s), %.4g ns\n",
-                    i + 1, a, c, lat);
+                    "level %zu: up to %s (half-way to the next at %s), %.4g ns%s\n",
+                    i + 1, a, c, lat, rndbuf);
     }
     const json_t *caches = json_object_get(
         json_array_get(json_object_get(json_object_get(root, "system"), "node_list"), 0), "caches");
