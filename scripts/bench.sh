@@ -278,6 +278,8 @@ bench_node() {
     local rounds=${MB_BENCH_NODE_ROUNDS:-3} level_runs=${MB_BENCH_LEVEL_RUNS:-10} ref="$BUILD/bench"
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     ratio() { calc '%.3f' "$1 / $2"; }
+    # A figure a run did not produce (a failed or cut point) reads 0, not an abort.
+    nget() { $GET "$@" 2>/dev/null || echo 0; }
     # Read bandwidth at 64 MiB (bw_mem's size in the issue), STREAM over 64 MiB arrays, and a
     # latency curve at one point per octave from 16 KiB to 256 MiB.
     sed -e 's/^enabled = yes/enabled = no/' -e 's/^time_budget = .*/time_budget = none/' \
@@ -292,12 +294,12 @@ bench_node() {
         $MPIRUN -np 2 ./mbsuite --config "$TMP/node.ini" \
             --only 'shm.stream_triad,shm.bandwidth,shm.latency' --out "$TMP/node$r" >/dev/null 2>&1 || true
         local j="$TMP/node$r/results.json"
-        triad+=("$($GET "$j" shm.stream_triad bandwidth.median ranks=one)")
-        triad_all+=("$($GET "$j" shm.stream_triad over_ranks.aggregate_bytes_per_s ranks=all)")
-        read+=("$($GET "$j" shm.bandwidth bandwidth.median op=read where=memory ranks=one)")
-        copy+=("$($GET "$j" shm.bandwidth bandwidth.median op=copy_memcpy where=memory ranks=one)")
+        triad+=("$(nget "$j" shm.stream_triad bandwidth.median ranks=one)")
+        triad_all+=("$(nget "$j" shm.stream_triad over_ranks.aggregate_bytes_per_s ranks=all)")
+        read+=("$(nget "$j" shm.bandwidth bandwidth.median op=read where=memory ranks=one)")
+        copy+=("$(nget "$j" shm.bandwidth bandwidth.median op=copy_memcpy where=memory ranks=one)")
         for s in $sizes; do
-            lat[$s]+="$($GET "$j" shm.latency median size_bytes=$s stride=random) "
+            lat[$s]+="$(nget "$j" shm.latency median size_bytes=$s stride=random) "
         done
         ref_triad+=("$(OMP_NUM_THREADS=1 "$ref/ref_stream" 67108864 | awk '$1 == "triad" { print $2 * 1e6 }')")
         ref_triad_all+=("$(OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$ref/ref_stream" 67108864 | awk '$1 == "triad" { print $2 * 1e6 }')")
