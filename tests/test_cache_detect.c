@@ -195,6 +195,23 @@ static void test_bump_is_no_level(void **state)
     check_four_levels(&c);
 }
 
+/* One slow point at the curve's end (30% up) is no rise: memory still runs to the end. A
+ * real rise there (3x over the last two points) ends the level short of the end. */
+static void test_slow_last_point(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 1, 0.03, 5);
+    c.lat[c.n - 1] *= 1.3;
+    check_four_levels(&c);
+    c.lat[c.n - 1] *= 3;
+    c.lat[c.n - 2] *= 3;
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+    assert_false(lv[3].open);
+    assert_int_equal(lv[3].last, c.n - 3);
+}
+
 static void test_flat_curve_is_one_level(void **state)
 {
     (void)state;
@@ -340,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_tlb_step_is_no_level),
         cmocka_unit_test(test_noisy_memory_plateau),
         cmocka_unit_test(test_bump_is_no_level),
+        cmocka_unit_test(test_slow_last_point),
         cmocka_unit_test(test_flat_curve_is_one_level),
         cmocka_unit_test(test_ramp_has_no_level),
         cmocka_unit_test(test_cut_short_and_max),

@@ -22,7 +22,8 @@
  * Each level's size is its largest working set, its latency the median of its points, and
  * its midpoint where the rise to the next level is half done (in log latency), which for a
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
- * when it runs to the end of the curve. A flat curve is one open level; a level shorter
+ * when it runs to the end of the curve, or is followed only by fewer than min_points
+ * points less than min_step above it (noise at the end, not a rise). A flat curve is one open level; a level shorter
  * than min_points points, or less than min_step above the one before, goes unseen. */
 #include "cache_detect.h"
 
@@ -172,6 +173,19 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
     }
     free(start);
     free(end);
+    /* Fewer than min_points points after the last level, not min_step above it: noise at
+     * the curve's end (one slow point), not a rise to a level of its own; the last level
+     * still runs to the end (memory). */
+    if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open &&
+        n - 1 - levels[nlev - 1].last < min_points) {
+        mb_cache_level_t *top = &levels[nlev - 1];
+        detect_run_t tail = {top->last + 1, n - 1};
+        if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step) {
+            top->last = n - 1;
+            top->size_bytes = sizes_bytes[n - 1];
+            top->open = true;
+        }
+    }
     for (size_t l = 0; l + 1 < nlev; l++)
         if (levels[l + 1].latency_ns > levels[l].latency_ns)
             levels[l].midpoint_bytes =
