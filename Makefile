@@ -103,8 +103,16 @@ check: deps
 
 bench: deps
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory test-programs
+	@$(MAKE) --no-print-directory test-programs $(NODE_REF_BIN)
 	@scripts/bench.sh
+
+# make bench's reference programs for the node figures (issue 15): the peers' methods
+# (STREAM, lmbench's lat_mem_rd and bw_mem) outside mbsuite, nothing of it linked in.
+NODE_REF_BIN := $(BUILD)/bench/ref_stream $(BUILD)/bench/ref_chase $(BUILD)/bench/ref_bw_mem
+
+$(BUILD)/bench/ref_%: bench/ref_%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
 
 # The same tests under AddressSanitizer and UBSan, in a separate build tree.
 asan: deps

@@ -3,7 +3,8 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling, mpiref); none named runs them all. mpiref: MB_BENCH_ROUNDS=N alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
+# scaling, mpiref, node); none named runs them all. mpiref: MB_BENCH_ROUNDS=N alternations.
+# Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
@@ -338,7 +339,92 @@ bench_scaling() {
     scaling_run config/default.ini 2 "<= 90"
 }
 
-SECTIONS=(harness preflight shm mpi fits scaling mpiref)
+# Issue 15: the node's figures beside small reference programs with the peers' methods
+# (bench/ref_*.c): STREAM's triad (stream.c: best of 10, its byte counting), lmbench's
+# lat_mem_rd-style dependent-load chase, bw_mem's rd loop and bcopy. mbsuite and the
+# references run alternately, MB_BENCH_NODE_ROUNDS times (default 3); the median of the
+# rounds is printed. Then MB_BENCH_LEVEL_RUNS (default 10) runs of shm.latency's default
+# curve, each run's detected cache levels, and whether they were all the same.
+bench_node() {
+    echo
+    echo "== node figures against reference loops (issue 15) =="
+    local rounds=${MB_BENCH_NODE_ROUNDS:-3} level_runs=${MB_BENCH_LEVEL_RUNS:-10} ref="$BUILD/bench"
+    median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+    ratio() { calc '%.3f' "$1 / $2"; }
+    # A figure a run did not produce (a failed or cut point) reads 0, not an abort.
+    nget() { $GET "$@" 2>/dev/null || echo 0; }
+    # Read bandwidth at 64 MiB (bw_mem's size in the issue), STREAM over 64 MiB arrays, and a
+    # latency curve at one point per octave from 16 KiB to 256 MiB.
+    sed -e 's/^enabled = yes/enabled = no/' -e 's/^time_budget = .*/time_budget = none/' \
+        -e 's/^memory_max = .*/memory_max = 64M/' -e 's/^latency_min = .*/latency_min = 16K/' \
+        -e 's/^latency_max = .*/latency_max = 256M/' \
+        -e 's/^latency_points_per_octave = .*/latency_points_per_octave = 1/' \
+        config/default.ini >"$TMP/node.ini"
+    local sizes="16384 524288 8388608 268435456" names="L1 L2 LLC memory"
+    local -a triad triad_best triad_all read read_best copy ref_triad ref_triad_all ref_read ref_copy
+    local -A lat ref_lat
+    for r in $(seq "$rounds"); do
+        $MPIRUN -np 2 ./mbsuite --config "$TMP/node.ini" \
+            --only 'shm.stream_triad,shm.bandwidth,shm.latency' --out "$TMP/node$r" >/dev/null 2>&1 || true
+        local j="$TMP/node$r/results.json"
+        triad+=("$(nget "$j" shm.stream_triad bandwidth.median ranks=one)")
+        triad_best+=("$(nget "$j" shm.stream_triad bandwidth.best ranks=one)")
+        triad_all+=("$(nget "$j" shm.stream_triad over_ranks.aggregate_bytes_per_s ranks=all)")
+        read+=("$(nget "$j" shm.bandwidth bandwidth.median op=read where=memory ranks=one)")
+        read_best+=("$(nget "$j" shm.bandwidth bandwidth.best op=read where=memory ranks=one)")
+        copy+=("$(nget "$j" shm.bandwidth bandwidth.median op=copy_memcpy where=memory ranks=one)")
+        for s in $sizes; do
+            lat[$s]+="$(nget "$j" shm.latency median size_bytes=$s stride=random) "
+        done
+        ref_triad+=("$(OMP_NUM_THREADS=1 "$ref/ref_stream" 67108864 | awk '$1 == "triad" { print $2 * 1e6 }')")
+        ref_triad_all+=("$(OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$ref/ref_stream" 67108864 | awk '$1 == "triad" { print $2 * 1e6 }')")
+        ref_read+=("$("$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
+        ref_copy+=("$("$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
+        while read -r s ns _; do ref_lat[$s]+="$ns "; done < <("$ref/ref_chase" $sizes)
+    done
+    local m rm
+    echo "(medians of $rounds alternated rounds; MB/s = 1e6 bytes/s; the machine's load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    m=$(median "${triad[@]}"); rm=$(median "${ref_triad[@]}")
+    echo "STREAM triad, one rank, 3 x 64 MiB: mbsuite $(calc '%.0f' "$m / 1e6") MB/s (median; best experiment $(calc '%.0f' "$(median "${triad_best[@]}") / 1e6")), reference (stream.c's method, 1 thread, best of 10) $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm") (target within 5%)"
+    m=$(median "${triad_all[@]}"); rm=$(median "${ref_triad_all[@]}")
+    echo "STREAM triad, all ranks of the node (2): mbsuite aggregate $(calc '%.0f' "$m / 1e6") MB/s (each rank 3 x 32 MiB), reference (2 OpenMP threads over 3 x 64 MiB) $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm")"
+    m=$(median "${read[@]}"); rm=$(median "${ref_read[@]}")
+    echo "read, 64 MiB: mbsuite shm.bandwidth $(calc '%.0f' "$m / 1e6") MB/s (median; best $(calc '%.0f' "$(median "${read_best[@]}") / 1e6")), bw_mem's rd loop $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm") (target within 10%)"
+    m=$(median "${copy[@]}"); rm=$(median "${ref_copy[@]}")
+    echo "copy (memcpy), 64 MiB: mbsuite $(calc '%.0f' "$m / 1e6") MB/s counting reads + writes, $(calc '%.0f' "$m / 2e6") MB/s counting the copy once as bw_mem does; bw_mem bcopy $(calc '%.0f' "$rm / 1e6") MB/s; ratio (bw_mem's counting) $(ratio "$m / 2" "$rm")"
+    set -- $names
+    for s in $sizes; do
+        # shellcheck disable=SC2086
+        m=$(median ${lat[$s]}); rm=$(median ${ref_lat[$s]})
+        echo "latency $1 ($(calc '%.0f' "$s / 1024") KiB, random chase): mbsuite $(calc '%.2f' "$m") ns (median), reference chase $(calc '%.2f' "$rm") ns; ratio $(ratio "$m" "$rm") (target within 5%)"
+        shift
+    done
+
+    # The default curve (1 KiB to 4 x LLC at most 256 MiB, 4 points per octave), with fewer
+    # experiments per point (5 to 11 of 1 ms) so that ten runs take minutes, not ten.
+    sed -e 's/^enabled = yes/enabled = no/' -e 's/^time_budget = .*/time_budget = none/' \
+        -e 's/^min_experiments = .*/min_experiments = 5/' -e 's/^max_experiments = .*/max_experiments = 11/' \
+        -e 's/^enough = auto/enough = 1ms/' config/default.ini >"$TMP/levels.ini"
+    local -a found
+    for r in $(seq "$level_runs"); do
+        $MPIRUN -np 1 ./mbsuite --config "$TMP/levels.ini" --only shm.latency --out "$TMP/lv$r" >/dev/null 2>&1 || true
+        found+=("$($GET "$TMP/lv$r/results.json" levels shm.latency 2>/dev/null || echo none)")
+        echo "cache levels, run $r: ${found[-1]} (bytes where each plateau ends; open: memory)"
+    done
+    # The same levels: as many, each ending within one point of the curve (2^(1/4)) of run 1's.
+    local same
+    same=$(printf '%s\n' "${found[@]}" | awk 'NR == 1 { n = split($0, ref) }
+        { m = split($0, v); ok = m == n
+          for (i = 1; ok && i <= n; i++)
+              if (ref[i] != v[i] && (ref[i] == "open" || v[i] == "open" || (v[i] / ref[i] > 1.19 || ref[i] / v[i] > 1.19))) ok = 0
+          same += ok }
+        END { print same + 0 }')
+    echo "cache levels: $same of $level_runs runs give run 1's levels within one point of the curve ($(printf '%s\n' "${found[@]}" | sort -u | wc -l) distinct exact lists; target 10 of 10)"
+    echo "$(grep -m1 'hwloc:' "$TMP/lv1/report.txt" 2>/dev/null | sed 's/^ *//') (run 1's report:)"
+    grep -A12 '^cache levels from' "$TMP/lv1/report.txt" 2>/dev/null | grep -E '^  L[0-9]' || true
+}
+
+SECTIONS=(harness preflight shm mpi fits scaling mpiref node)
 if [ $# -eq 0 ]; then
     set -- "${SECTIONS[@]}"
 fi

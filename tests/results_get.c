@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
- * "bandwidth.median") of the first point of benchmark BENCH whose params match, or
- * FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
+ * "bandwidth.median", or "over_ranks.aggregate_bytes_per_s") of the first point of
+ * benchmark BENCH whose params match, or FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
  * (params with a pair) or collective fits, and how many; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
@@ -12,7 +12,8 @@
  * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
  * predicted); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment of
  * BENCH's first fit (of that series), one line, e.g. "0 1 384 4096" (where the protocol
- * steps). For scripts such as
+ * steps); FILE levels BENCH: the cache levels BENCH derived ("49152 1048576 open"). For
+ * scripts such as
  * `make bench`. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ static int get_usage(void)
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll|quality\n"
                     "       results_get FILE predictions errors\n"
-                    "       results_get FILE breaks BENCH [PARAM=VALUE]\n");
+                    "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
+                    "       results_get FILE levels BENCH\n");
     return 2;
 }
 
@@ -179,6 +181,38 @@ static int get_slowest(const json_t *root)
     return 0;
 }
 
+/* The cache levels BENCH derived from its latency curve, one line: each closed level's
+ * size_bytes, then "open" for a last level that runs to the curve's end. */
+static int get_levels(const json_t *root, const char *bench)
+{
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        if (strcmp(json_string_value(json_object_get(b, "name")), bench) != 0)
+            continue;
+        const json_t *levels = json_object_get(json_object_get(b, "derived"), "levels");
+        if (!json_is_array(levels)) {
+            fprintf(stderr, "results_get: %s derived no cache levels\n", bench);
+            return 1;
+        }
+        size_t j;
+        const json_t *lv;
+        json_array_foreach(levels, j, lv)
+        {
+            if (json_is_true(json_object_get(lv, "open")))
+                printf("%sopen", j ? " " : "");
+            else
+                printf("%s%lld", j ? " " : "",
+                       (long long)json_integer_value(json_object_get(lv, "size_bytes")));
+        }
+        printf("\n");
+        return 0;
+    }
+    fprintf(stderr, "results_get: no benchmark %s\n", bench);
+    return 1;
+}
+
 static int get_params_match(const json_t *params, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
@@ -221,6 +255,10 @@ int main(int argc, char **argv)
         rc = get_breaks(root, argv[3], argc > 4 ? argv[4] : NULL);
         goto done;
     }
+    if (strcmp(argv[2], "levels") == 0) {
+        rc = get_levels(root, argv[3]);
+        goto done;
+    }
     if (strcmp(argv[2], "predictions") == 0 && strcmp(argv[3], "errors") == 0) {
         rc = get_predictions(root);
         goto done;
@@ -261,6 +299,9 @@ int main(int argc, char **argv)
             if (strncmp(field, "bandwidth.", 10) == 0) {
                 pt = json_object_get(pt, "bandwidth_bytes_per_s");
                 field += 10;
+            } else if (strncmp(field, "over_ranks.", 11) == 0) {
+                pt = json_object_get(pt, "over_ranks"); /* e.g. aggregate_bytes_per_s */
+                field += 11;
             }
             rc = get_print(json_object_get(pt, field), argv[3]);
             goto done;

@@ -260,6 +260,13 @@ for row in "empty loop" "timer()" barrier read_localcache allread_localcache rea
         "^  $(printf '%s' "$row" | sed 's/[()]/\\&/g') +[0-9][0-9.e+-]* +[0-9][0-9.e+-]*" -- cat "$TMP/quick/report.txt"
 done
 expect "quick run: shm.latency derives cache levels" 0 '"levels_from": "(random|page|line)"' -- cat "$TMP/quick/results.json"
+expect "quick run: the report sets hwloc's caches beside the curve's levels" 0 \
+    '^  L1 [0-9.]+[KMG]?: (matches level|MISMATCH)' -- cat "$TMP/quick/report.txt"
+for k in copy scale add triad; do
+    expect "quick run: shm.stream_$k has a bandwidth, one rank and all" 0 \
+        "^  (one|all) +[0-9]+ .* [0-9]+ +([0-9]+|-)\$" -- sh -c "grep -A4 '^shm.stream_$k ' \"$TMP/quick/report.txt\""
+done
+expect "quick run: the pre-flight ran the memory mode too" 0 'memory mode \(seed 002' -- cat "$TMP/quick/report.txt"
 printf '[shm]\nlatency_max = 64G\n' >"$TMP/huge.ini"
 expect "a latency curve larger than memory is refused" 2 'more than half this node.s memory' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/huge.ini" --out "$TMP/huge"
@@ -503,7 +510,8 @@ if { [ $rc -eq 0 ] && grep -Eq '^mhz: [0-9]+\.[0-9] MHz, [0-9.]+ ns clock' "$TMP
     pass "mbsuite mhz: a figure with nine cycle counts, or 'too busy'"
 else fail "mbsuite mhz: a figure with nine cycle counts, or 'too busy'" "$TMP/mhz.out"; fi
 expect "mbsuite perturb: p1bench's histogram" 0 '^Perturbation percent by count for 2 ms runs:' -- "$EXE" perturb 2 20
-expect "mbsuite perturb: percentiles" 0 '^Percentiles: 50th: [0-9.]+%, 90th: [0-9.]+%, 100th: [0-9.]+%$' -- "$EXE" perturb 2 20
+expect "mbsuite perturb: percentiles" 0 '^Percentiles \(slower% than the p10 run\): 50th: [0-9.]+%, 90th: [0-9.]+%, 100th: [0-9.]+%$' -- "$EXE" perturb 2 20
+expect "mbsuite perturb: says its reference is the p10 run, not the fastest" 0 '^Slower% is against the reference run, the p10 of the run times \([0-9.]+ ms\), not the fastest run' -- "$EXE" perturb 2 20
 expect "mbsuite perturb: rates" 0 '^Fastest rate: [0-9]+/s, 50th: [0-9]+/s' -- "$EXE" perturb 2 20
 expect "mbsuite perturb -m: memory mode" 0 'Allocating 1 Mbytes' -- "$EXE" perturb -m 1 2 10
 expect "mbsuite perturb: bad count refused" 2 "count '0' is not a number" -- "$EXE" perturb 2 0

@@ -139,6 +139,79 @@ static void test_outlier(void **state)
     check_four_levels(&c);
 }
 
+/* Memory past the TLB's reach: a second, 25% higher step at 64 MiB within the memory
+ * plateau (page walks), on noisy curves. It is no level between L3 and memory. */
+static void test_tlb_step_is_no_level(void **state)
+{
+    (void)state;
+    curve_t c;
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        synth(&c, 4, 1, 0.05, seed);
+        for (size_t i = 0; i < c.n; i++)
+            if (c.size[i] > 64 * MIB)
+                c.lat[i] *= 1.25;
+        mb_cache_level_t lv[8];
+        assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+        assert_near_step(&c, lv[2].size_bytes, caps[2]);
+        assert_true(lv[3].open);
+    }
+}
+
+/* The memory plateau of a shared machine: each point 0-30% above the true latency (others'
+ * traffic only ever adds), and the rise from L3 spread over three points. Still four levels
+ * in every one of 50 noisy curves. */
+static void test_noisy_memory_plateau(void **state)
+{
+    (void)state;
+    curve_t c;
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        synth(&c, 4, 3, 0.04, seed);
+        for (size_t i = 0; i < c.n; i++)
+            if (c.size[i] > 48 * MIB)
+                c.lat[i] *= 1.15 + noise(&seed, 0.15);
+        mb_cache_level_t lv[8];
+        int n = mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8);
+        if (n != 4)
+            fail_msg("seed %llu: %d levels", (unsigned long long)seed, n);
+        assert_near_step(&c, lv[1].size_bytes, caps[1]);
+        assert_true(lv[3].open);
+        assert_true(lv[3].latency_ns > 80 && lv[3].latency_ns < 80 * 1.3);
+    }
+}
+
+/* A burst of noise over four points of the L2 plateau (2x) and over three of the L3 one
+ * (1.8x): bumps, not levels; the plateaus on either side are one level each. */
+static void test_bump_is_no_level(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 1, 0.03, 11);
+    size_t i = index_of(&c, 96 * KIB);
+    for (size_t k = 0; k < 4; k++)
+        c.lat[i + k] *= 2.0;
+    i = index_of(&c, 2 * MIB);
+    for (size_t k = 0; k < 3; k++)
+        c.lat[i + k] *= 1.8;
+    check_four_levels(&c);
+}
+
+/* One slow point at the curve's end (30% up) is no rise: memory still runs to the end. A
+ * real rise there (3x over the last two points) ends the level short of the end. */
+static void test_slow_last_point(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 1, 0.03, 5);
+    c.lat[c.n - 1] *= 1.3;
+    check_four_levels(&c);
+    c.lat[c.n - 1] *= 3;
+    c.lat[c.n - 2] *= 3;
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+    assert_false(lv[3].open);
+    assert_int_equal(lv[3].last, c.n - 3);
+}
+
 static void test_flat_curve_is_one_level(void **state)
 {
     (void)state;
@@ -192,17 +265,25 @@ static void test_cut_short_and_max(void **state)
 static void test_options(void **state)
 {
     (void)state;
-    /* 1, 1.3, 1.69, ...: steps of 30% every 4 points. Within 20% they are six levels;
-     * within 50% the steps merge into one; with min_points 5 there is none. */
+    /* 1, 1.3, 1.69, ...: steps of 30% every 4 points. Within 20% and levels 25% apart they
+     * are six levels; within 50% the steps merge into one segment; with min_points 5 there
+     * is none. With the default min_step (1.5x) a level takes in the next plateau while
+     * that is under 1.5x the level's median: 1, 1.3 (median 1.15), 1.69 (< 1.725; median
+     * 1.3) | 2.197, 2.856 (< 3.3; median 2.53), 3.71 (< 3.79). */
     curve_t c = {.n = 24};
     for (size_t i = 0; i < c.n; i++) {
         c.size[i] = (i + 1) * 1024;
         c.lat[i] = pow(1.3, (double)(i / 4));
     }
     mb_cache_level_t lv[8];
-    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 6);
+    mb_cache_detect_opts_t fine = {.min_step = 1.25};
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, &fine, lv, 8), 6);
     assert_int_equal(lv[0].size_bytes, 4096);
-    mb_cache_detect_opts_t wide = {.tolerance = 0.5};
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 2);
+    assert_int_equal(lv[0].size_bytes, 12288);
+    assert_rel(lv[0].latency_ns, 1.3, 1e-9);
+    assert_true(lv[1].open);
+    mb_cache_detect_opts_t wide = {.tolerance = 0.5, .min_step = 1.25};
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, &wide, lv, 8), 1);
     mb_cache_detect_opts_t long_plateaus = {.min_points = 5};
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, &long_plateaus, lv, 8), 0);
@@ -273,6 +354,10 @@ int main(void)
         cmocka_unit_test(test_sharp_steps),
         cmocka_unit_test(test_noise_and_blur),
         cmocka_unit_test(test_outlier),
+        cmocka_unit_test(test_tlb_step_is_no_level),
+        cmocka_unit_test(test_noisy_memory_plateau),
+        cmocka_unit_test(test_bump_is_no_level),
+        cmocka_unit_test(test_slow_last_point),
         cmocka_unit_test(test_flat_curve_is_one_level),
         cmocka_unit_test(test_ramp_has_no_level),
         cmocka_unit_test(test_cut_short_and_max),

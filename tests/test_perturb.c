@@ -75,6 +75,9 @@ static void test_summarize_ten(void **state)
     assert_close(r.p90_pct, 10.0);
     assert_close(r.p99_pct, 20.0);
     assert_close(r.max_pct, 20.0);
+    /* Ten runs: the 10th percentile is the 1st run, the fastest. */
+    assert_close(r.reference_ns, 1000);
+    assert_close(r.fastest_pct, 0.0);
     assert_close(r.run_ns[0], 1010); /* run order kept */
     assert_close(r.run_ns[4], 1200);
     mb_perturb_free(&r);
@@ -82,7 +85,9 @@ static void test_summarize_ten(void **state)
     assert_int_equal(r.count, 0);
 }
 
-/* With 100 runs nearest rank picks the same runs as p1bench's x[p n / 100 - 1]. */
+/* With 100 runs nearest rank picks the same runs as p1bench's x[p n / 100 - 1]; the
+ * reference is the 10th fastest, 100.9 ms, so slower% = (k - 9) x 0.1 ms / 100.9 ms
+ * (k = 49, 89, 98, 99 for the 50th, 90th, 99th, 100th; values from Python). */
 static void test_summarize_hundred(void **state)
 {
     (void)state;
@@ -92,10 +97,58 @@ static void test_summarize_hundred(void **state)
     assert_close(r.slowest_ns, 1e8 + 99e5);
     assert_close(r.p50_ns, 1e8 + 49e5);
     assert_close(r.mean_ns, 1e8 + 49.5e5);
-    assert_close(r.p50_pct, 4.9);
-    assert_close(r.p90_pct, 8.9);
-    assert_close(r.p99_pct, 9.8);
-    assert_close(r.max_pct, 9.9);
+    assert_close(r.reference_ns, 1e8 + 9e5);
+    assert_close(r.p50_pct, 3.964321110009911);
+    assert_close(r.p90_pct, 7.928642220019822);
+    assert_close(r.p99_pct, 8.820614469772051);
+    assert_close(r.max_pct, 8.919722497522299);
+    assert_close(r.fastest_pct, -0.8919722497522299);
+    mb_perturb_free(&r);
+}
+
+/* Nearest rank on sorted data: the reference of 20 runs is the 2nd, of 5 the 1st. */
+static void test_percentile(void **state)
+{
+    (void)state;
+    double x[100];
+    for (int i = 0; i < 100; i++)
+        x[i] = i + 1;
+    assert_close(mb_perturb_percentile(x, 100, 10), 10);
+    assert_close(mb_perturb_percentile(x, 100, 100), 100);
+    assert_close(mb_perturb_percentile(x, 20, 10), 2);
+    assert_close(mb_perturb_percentile(x, 19, 10), 2); /* ceil(1.9) */
+    assert_close(mb_perturb_percentile(x, 10, 10), 1);
+    assert_close(mb_perturb_percentile(x, 5, 10), 1);
+    assert_close(mb_perturb_percentile(x, 1, 10), 1);
+    assert_close(mb_perturb_percentile(x, 1, 99), 1);
+    assert_close(mb_perturb_percentile(x, 3, 50), 2);
+}
+
+/* Issue 15's case: 99 runs of 100-110 ms and one that the machine sped up to 50 ms. Against
+ * the fastest run every percentile would read over 100% slower; against the reference (the
+ * 10th fastest of 100: 101 ms) they are the runs' own spread. */
+static void test_reference_ignores_a_fast_outlier(void **state)
+{
+    (void)state;
+    double ns[100];
+    for (int k = 0; k < 99; k++)
+        ns[(k * 37) % 100] = 1e8 + 1e5 * (k + 1); /* 100.1 .. 109.9 ms */
+    ns[(99 * 37) % 100] = 5e7;
+    mb_perturb_result_t r = make_result(ns, 100, 1000);
+    /* Sorted: 50 ms, then 100.1, 100.2, ...: the 10th is 100.9 ms, the 50th 104.9 ms. */
+    assert_close(r.fastest_ns, 5e7);
+    assert_close(r.reference_ns, 1e8 + 9e5);
+    assert_close(r.p50_pct, 100.0 * 4e6 / 1.009e8);
+    assert_close(r.max_pct, 100.0 * 9e6 / 1.009e8);
+    assert_true(r.p50_pct < 5 && r.p99_pct < 10);
+    assert_close(r.fastest_pct, 100.0 * (5e7 - 1.009e8) / 1.009e8);
+    /* The outlier counts in the first bin with the runs faster than the reference. */
+    mb_perturb_bin_t bins[MB_PERTURB_HIST_BINS];
+    double pct[100];
+    for (int i = 0; i < 100; i++)
+        pct[i] = 100.0 * (ns[i] - r.reference_ns) / r.reference_ns;
+    mb_perturb_histogram(pct, 100, bins, MB_PERTURB_HIST_BINS);
+    assert_int_equal(bins[0].count, 11); /* the outlier, 100.1 .. 100.9, and 101.0 (0.099%) */
     mb_perturb_free(&r);
 }
 
@@ -185,17 +238,23 @@ static void test_print_hundred(void **state)
     memset(bar51, '*', 51);
     bar51[51] = '\0';
 
+    /* Bins (from Python): the ten runs up to the reference and the next (0.099%) in 0.0%,
+     * then one in each 0.1% bin, ten in each 1% bin up to 8%. */
     assert_non_null(strstr(s, "\nPerturbation percent by count for 100 ms runs:\n"
+                              "Slower% is against the reference run, the p10 of the run times "
+                              "(100.900 ms), not the fastest run as in p1bench;\n"
+                              "runs faster than the reference count in the 0.0% bin (the "
+                              "fastest: -0.892%).\n"
                               "  Slower%   Count  Count% Histogram\n"
-                              "     0.0%:      1   1.00% *****\n"));
+                              "     0.0%:     11  11.00% "));
     assert_non_null(strstr(s, "\n     0.9%:      1   1.00% *****\n"
                               "     1.0%:     10  10.00% "));
-    assert_non_null(strstr(s, "\n     9.0%:     10  10.00% "));
-    assert_null(strstr(s, "10.0%:")); /* stops at the last non-empty bin */
+    assert_non_null(strstr(s, "\n     8.0%:     10  10.00% "));
+    assert_null(strstr(s, " 9.0%:")); /* stops at the last non-empty bin */
     assert_non_null(strstr(s, bar50));
     assert_null(strstr(s, bar51));
-    assert_non_null(strstr(s, "\n\nPercentiles: 50th: 4.900%, 90th: 8.900%, 99th: 9.800%, "
-                              "100th: 9.900%\n"));
+    assert_non_null(strstr(s, "\n\nPercentiles (slower% than the p10 run): 50th: 3.964%, "
+                              "90th: 7.929%, 99th: 8.821%, 100th: 8.920%\n"));
     assert_non_null(strstr(s, "\nFastest: 100.000 ms, 50th: 104.900 ms, mean: 104.950 ms, "
                               "slowest: 109.900 ms\n"));
     assert_non_null(strstr(s, "\nFastest rate: 1000000000/s, 50th: 953288847/s, "
@@ -214,7 +273,8 @@ static void test_print_ten(void **state)
     char *s = print_to_string(&o, &r);
 
     assert_non_null(strstr(s, "for 0.5 ms runs:\n"));
-    assert_non_null(strstr(s, "\nPercentiles: 50th: 0.500%, 90th: 10.000%, 100th: 20.000%\n"));
+    assert_non_null(strstr(s, "\nPercentiles (slower% than the p10 run): 50th: 0.500%, "
+                              "90th: 10.000%, 100th: 20.000%\n"));
     /* 1000 1001 1002 1003 -> 0.0 (1), 0.1 (1), 0.2 (1), 0.3 (1); 1005 -> 0.5; 1010 -> 1;
      * 1020 -> 2; 1050 -> 5; 1100 -> 10; 1200 -> 20 */
     assert_non_null(strstr(s, "\n     0.4%:      0   0.00% \n"));
@@ -225,7 +285,7 @@ static void test_print_ten(void **state)
     /* Two runs: only the 100th. */
     r = make_result(ten_ns, 2, 1000);
     s = print_to_string(&o, &r);
-    assert_non_null(strstr(s, "\nPercentiles: 100th: 1.000%\n"));
+    assert_non_null(strstr(s, "\nPercentiles (slower% than the p10 run): 100th: 1.000%\n"));
     free(s);
     mb_perturb_free(&r);
 }
@@ -235,7 +295,8 @@ static void test_json(void **state)
     (void)state;
     static const char *const num[] = {"target_ms", "count",   "iterations", "mem_bytes",
                                       "fastest_ns", "p50_ns", "mean_ns",    "slowest_ns",
-                                      "p50_pct",   "p90_pct", "p99_pct",    "max_pct"};
+                                      "p50_pct",   "p90_pct", "p99_pct",    "max_pct",
+                                      "reference_ns", "fastest_pct"};
     mb_perturb_opts_t o = {.target_ms = 100, .count = 100, .mem_bytes = 1 << 20};
     mb_perturb_result_t r = make_hundred();
     json_t *j = mb_perturb_json(&o, &r), *h;
@@ -247,12 +308,15 @@ static void test_json(void **state)
     assert_string_equal(json_string_value(json_object_get(j, "mode")), "memory");
     assert_int_equal(json_integer_value(json_object_get(j, "count")), 100);
     assert_int_equal(json_integer_value(json_object_get(j, "mem_bytes")), 1 << 20);
-    assert_close(json_number_value(json_object_get(j, "p90_pct")), 8.9);
+    assert_close(json_number_value(json_object_get(j, "p90_pct")), 7.928642220019822);
+    assert_string_equal(json_string_value(json_object_get(j, "reference")), "p10");
+    assert_close(json_number_value(json_object_get(j, "reference_ns")), 1e8 + 9e5);
     h = json_object_get(j, "histogram");
     assert_true(json_is_array(h));
-    assert_int_equal(json_array_size(h), 19); /* 0.0 ... 0.9, 1 ... 9 */
-    assert_close(json_number_value(json_object_get(json_array_get(h, 18), "lo_pct")), 9.0);
-    assert_int_equal(json_integer_value(json_object_get(json_array_get(h, 18), "count")), 10);
+    assert_int_equal(json_array_size(h), 18); /* 0.0 ... 0.9, 1 ... 8 */
+    assert_close(json_number_value(json_object_get(json_array_get(h, 17), "lo_pct")), 8.0);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(h, 17), "count")), 10);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(h, 0), "count")), 11);
     json_decref(j);
     mb_perturb_free(&r);
 
@@ -289,8 +353,9 @@ static void check_real(const mb_perturb_opts_t *o, const char *calibrating)
     assert_true(r.fastest_ns > 0);
     assert_true(r.fastest_ns <= r.p50_ns && r.p50_ns <= r.slowest_ns);
     assert_true(r.fastest_ns <= r.mean_ns && r.mean_ns <= r.slowest_ns);
-    assert_true(r.p50_pct >= 0 && r.p50_pct <= r.p90_pct && r.p90_pct <= r.p99_pct &&
-                r.p99_pct <= r.max_pct);
+    assert_true(r.fastest_ns <= r.reference_ns && r.reference_ns <= r.p50_ns);
+    assert_true(r.fastest_pct <= 0 && r.p50_pct >= 0 && r.p50_pct <= r.p90_pct &&
+                r.p90_pct <= r.p99_pct && r.p99_pct <= r.max_pct);
     mb_perturb_free(&r);
 }
 
@@ -336,6 +401,8 @@ int main(void)
         cmocka_unit_test(test_summarize_ten),
         cmocka_unit_test(test_summarize_hundred),
         cmocka_unit_test(test_summarize_one_and_none),
+        cmocka_unit_test(test_percentile),
+        cmocka_unit_test(test_reference_ignores_a_fast_outlier),
         cmocka_unit_test(test_histogram_edges),
         cmocka_unit_test(test_histogram_used_and_clamp),
         cmocka_unit_test(test_print_hundred),

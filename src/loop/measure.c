@@ -426,7 +426,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             mb_progress_note("mbsuite: %s %s %s failed: %s", progress, b->name, label, reason);
         } else {
             ms[i] = m;
-            point = mb_measure_json_point(b, ctx, &pts[i], &ms[i]);
+            point = mb_measure_json_point(b, &point_ctx, &pts[i], &ms[i]);
             if (over)
                 json_object_set_new(point, scope == MB_SCOPE_ONE ? "over_nodes" : "over_ranks",
                                     over);

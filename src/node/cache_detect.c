@@ -11,14 +11,20 @@
  *     less than a factor 1 + tol per doubling of the working set (least-squares slope of
  *     log latency on log size). A rise spread over several points also comes out as
  *     segments, but steep ones; they and lone outliers are dropped.
- *  3. Merge neighbouring plateaus whose medians are within tol of each other: a dropped
- *     outlier had split one plateau in two.
- * Each plateau is a level: its size is its largest working set, its latency the median
- * of its points, and its midpoint where the rise to the next level is half done (in log
- * latency), which for a blurred edge is nearer the capacity than the plateau's end. The
- * last plateau is `open` when it runs to the end of the curve. A flat curve is one open
- * level; a level shorter than min_points points, or less than tol above the one before,
- * goes unseen. */
+ *  3. Make levels of the plateaus, smallest sizes first, as a stack: a plateau less than
+ *     min_step (default 1.5x) slower than the level on top joins that level (a dropped
+ *     outlier had split it, or a TLB's reach or a VM's share of a cache put a small step
+ *     into it: the spurious levels between L3 and memory); one faster than the top level
+ *     by more than min_step shows that level was a bump (a burst of noise over several
+ *     points), which is dropped, and the plateau is tried again on the level below; else
+ *     the plateau starts a new level. So every level is at least min_step above the one
+ *     before, and the curve's levels rise.
+ * Each level's size is its largest working set, its latency the median of its points, and
+ * its midpoint where the rise to the next level is half done (in log latency), which for a
+ * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
+ * when it runs to the end of the curve, or is followed only by fewer than min_points
+ * points less than min_step above it (noise at the end, not a rise). A flat curve is one open level; a level shorter
+ * than min_points points, or less than min_step above the one before, goes unseen. */
 #include "cache_detect.h"
 
 #include <math.h>
@@ -88,6 +94,7 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
 {
     double tol = opts && opts->tolerance > 0 ? opts->tolerance : MB_CACHE_DETECT_TOLERANCE;
     size_t min_points = opts && opts->min_points ? opts->min_points : MB_CACHE_DETECT_MIN_POINTS;
+    double min_step = opts && opts->min_step > 1 ? opts->min_step : MB_CACHE_DETECT_MIN_STEP;
     double max_slope = log2(1 + tol);
     for (size_t i = 0; i < n; i++)
         if (!(latency_ns[i] > 0) || (i > 0 && sizes_bytes[i] <= sizes_bytes[i - 1]))
@@ -123,20 +130,61 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
             detect_slope(sizes_bytes, latency_ns, runs[r]) < max_slope)
             runs[kept++] = runs[r];
 
-    /* 3. Merge neighbours on one level: runs[g0..r] make one level. */
-    size_t nlev = 0;
-    for (size_t g0 = 0, r = 0; r < kept && nlev < max; r++) {
-        if (r + 1 < kept && detect_within(detect_median(latency_ns, runs, r + 1, r + 1, scratch),
-                                          detect_median(latency_ns, runs, g0, r, scratch), tol))
+    /* 3. Levels as a stack of groups of plateaus: group g is runs[start[g]..end[g]], the
+     * groups packed at the front of runs (each kept run adds at most one entry, so the
+     * packing never overtakes the scan). A dropped bump leaves its runs out. */
+    size_t *start = malloc((kept ? kept : 1) * sizeof *start);
+    size_t *end = malloc((kept ? kept : 1) * sizeof *end);
+    size_t ngroups = 0;
+    if (!start || !end) {
+        free(start);
+        free(end);
+        goto done;
+    }
+    for (size_t r = 0; r < kept; r++) {
+        double lat = detect_median(latency_ns, runs, r, r, scratch);
+        while (ngroups > 0 &&
+               detect_median(latency_ns, runs, start[ngroups - 1], end[ngroups - 1], scratch) >
+                   lat * min_step)
+            ngroups--; /* the level on top was a bump: the curve came back below it */
+        if (ngroups > 0 &&
+            lat < detect_median(latency_ns, runs, start[ngroups - 1], end[ngroups - 1], scratch) *
+                      min_step) {
+            /* Joins the top level; runs of a dropped bump between them stay out. */
+            size_t g = ngroups - 1;
+            runs[++end[g]] = runs[r]; /* end[g] < r: the groups are a prefix of runs */
             continue;
+        }
+        /* A new level; compact its run next to the groups below it. */
+        size_t at = ngroups ? end[ngroups - 1] + 1 : 0;
+        runs[at] = runs[r];
+        start[ngroups] = end[ngroups] = at;
+        ngroups++;
+    }
+    size_t nlev = 0;
+    for (size_t g = 0; g < ngroups && nlev < max; g++) {
         levels[nlev++] = (mb_cache_level_t){
-            .size_bytes = sizes_bytes[runs[r].last],
-            .latency_ns = detect_median(latency_ns, runs, g0, r, scratch),
-            .first = runs[g0].first,
-            .last = runs[r].last,
-            .open = runs[r].last == n - 1,
+            .size_bytes = sizes_bytes[runs[end[g]].last],
+            .latency_ns = detect_median(latency_ns, runs, start[g], end[g], scratch),
+            .first = runs[start[g]].first,
+            .last = runs[end[g]].last,
+            .open = runs[end[g]].last == n - 1,
         };
-        g0 = r + 1;
+    }
+    free(start);
+    free(end);
+    /* Fewer than min_points points after the last level, not min_step above it: noise at
+     * the curve's end (one slow point), not a rise to a level of its own; the last level
+     * still runs to the end (memory). */
+    if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open &&
+        n - 1 - levels[nlev - 1].last < min_points) {
+        mb_cache_level_t *top = &levels[nlev - 1];
+        detect_run_t tail = {top->last + 1, n - 1};
+        if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step) {
+            top->last = n - 1;
+            top->size_bytes = sizes_bytes[n - 1];
+            top->open = true;
+        }
     }
     for (size_t l = 0; l + 1 < nlev; l++)
         if (levels[l + 1].latency_ns > levels[l].latency_ns)

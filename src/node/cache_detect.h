@@ -11,6 +11,10 @@
 
 #define MB_CACHE_DETECT_TOLERANCE 0.20 /* default: a plateau's points stay within 20% */
 #define MB_CACHE_DETECT_MIN_POINTS 3   /* default: fewer points are a transition, not a level */
+#define MB_CACHE_DETECT_MIN_STEP 1.5   /* default: a level is at least this factor slower than
+                                        * the one before it (cache levels differ by 2x or more;
+                                        * TLB reach and a VM's share of a cache make smaller
+                                        * steps, which are not levels) */
 
 typedef struct mb_cache_level {
     uint64_t size_bytes;     /* largest working set still on the plateau */
@@ -26,6 +30,7 @@ typedef struct mb_cache_level {
 typedef struct mb_cache_detect_opts {
     double tolerance;  /* relative; 0 means MB_CACHE_DETECT_TOLERANCE */
     size_t min_points; /* 0 means MB_CACHE_DETECT_MIN_POINTS */
+    double min_step;   /* factor > 1; 0 means MB_CACHE_DETECT_MIN_STEP */
 } mb_cache_detect_opts_t;
 
 /* The plateaus of the curve (n points, sizes_bytes strictly ascending, latency_ns > 0),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The perturbation test after p1bench (seed 002): calibrate a spin loop (or a memory read
- * loop) to last target_ms, time it count times, and report how much slower than the fastest
- * run each run was, in a histogram whose bins are 0.1% wide below 1%, 1% up to 20% and 10%
- * above. Each run is one interval of the clock: the run is the measurement. */
+ * loop) to last target_ms, time it count times, and report how much slower than a reference
+ * run (the 10th percentile; p1bench's is the fastest: perturb.h) each run was, in a
+ * histogram whose bins are 0.1% wide below 1%, 1% up to 20% and 10% above. Each run is one interval of the clock: the run is the measurement. */
 #include "perturb.h"
 
 #include <math.h>
@@ -200,17 +200,17 @@ int mb_perturb_run(const mb_clock_t *clk, const mb_perturb_opts_t *opts, FILE *p
 /* Nearest-rank percentile of x[0..n-1], sorted: x[ceil(p n / 100) - 1], in integers so that
  * no rounding moves the rank. p1bench indexes x[floor(p n / 100) - 1]; the two agree when
  * p n / 100 is whole (its default 100 runs), and this one is defined for every n >= 1. */
-static double perturb_rank(const double *x, size_t n, unsigned p)
+double mb_perturb_percentile(const double *x, size_t n, unsigned p)
 {
     size_t k = (n * p + 99) / 100;
     return x[(k ? k : 1) - 1];
 }
 
-/* Slower% of a run of t ns against the fastest, multiplied first so that whole-ns inputs
+/* Slower% of a run of t ns against the reference, multiplied first so that whole-ns inputs
  * round once (1001 against 1000 gives exactly the double 0.1). */
-static double perturb_slower_pct(double t, double fastest)
+static double perturb_slower_pct(double t, double reference)
 {
-    return 100.0 * (t - fastest) / fastest;
+    return 100.0 * (t - reference) / reference;
 }
 
 void mb_perturb_summarize(mb_perturb_result_t *r)
@@ -218,13 +218,12 @@ void mb_perturb_summarize(mb_perturb_result_t *r)
     size_t n = (size_t)r->count;
     double *sorted;
 
-    r->fastest_ns = r->p50_ns = r->mean_ns = r->slowest_ns = NAN;
-    r->p50_pct = r->p90_pct = r->p99_pct = r->max_pct = NAN;
+    r->fastest_ns = r->p50_ns = r->mean_ns = r->slowest_ns = r->reference_ns = NAN;
+    r->p50_pct = r->p90_pct = r->p99_pct = r->max_pct = r->fastest_pct = NAN;
     if (n == 0 || !r->run_ns)
         return;
     gsl_stats_minmax(&r->fastest_ns, &r->slowest_ns, r->run_ns, 1, n);
     r->mean_ns = gsl_stats_mean(r->run_ns, 1, n);
-    r->max_pct = perturb_slower_pct(r->slowest_ns, r->fastest_ns);
 
     /* run_ns stays in run order: sort a copy. */
     sorted = malloc(n * sizeof *sorted);
@@ -232,10 +231,13 @@ void mb_perturb_summarize(mb_perturb_result_t *r)
         return;
     memcpy(sorted, r->run_ns, n * sizeof *sorted);
     gsl_sort(sorted, 1, n);
-    r->p50_ns = perturb_rank(sorted, n, 50);
-    r->p50_pct = perturb_slower_pct(r->p50_ns, r->fastest_ns);
-    r->p90_pct = perturb_slower_pct(perturb_rank(sorted, n, 90), r->fastest_ns);
-    r->p99_pct = perturb_slower_pct(perturb_rank(sorted, n, 99), r->fastest_ns);
+    double ref = r->reference_ns = mb_perturb_percentile(sorted, n, MB_PERTURB_REFERENCE_PCT);
+    r->p50_ns = mb_perturb_percentile(sorted, n, 50);
+    r->p50_pct = perturb_slower_pct(r->p50_ns, ref);
+    r->p90_pct = perturb_slower_pct(mb_perturb_percentile(sorted, n, 90), ref);
+    r->p99_pct = perturb_slower_pct(mb_perturb_percentile(sorted, n, 99), ref);
+    r->max_pct = perturb_slower_pct(r->slowest_ns, ref);
+    r->fastest_pct = perturb_slower_pct(r->fastest_ns, ref);
     free(sorted);
 }
 
@@ -310,7 +312,7 @@ static size_t perturb_hist_runs(const mb_perturb_result_t *r, mb_perturb_bin_t *
 
     perturb_bins_init(bins, MB_PERTURB_HIST_BINS);
     for (uint64_t i = 0; i < r->count; i++) {
-        size_t idx = perturb_bin_idx(perturb_slower_pct(r->run_ns[i], r->fastest_ns),
+        size_t idx = perturb_bin_idx(perturb_slower_pct(r->run_ns[i], r->reference_ns),
                                      MB_PERTURB_HIST_BINS);
         bins[idx].count++;
         if (idx + 1 > used)
@@ -332,10 +334,15 @@ void mb_perturb_print(FILE *f, const mb_perturb_opts_t *opts, const mb_perturb_r
     size_t used;
 
     fprintf(f, "\nPerturbation percent by count for %g ms runs:\n", opts->target_ms);
-    if (n == 0 || !r->run_ns) {
+    if (n == 0 || !r->run_ns || isnan(r->reference_ns)) {
         fprintf(f, "(no runs)\n");
         return;
     }
+    /* Which run slower% is against, before any figure that depends on it. */
+    fprintf(f, "Slower%% is against the reference run, the %s of the run times (%.3f ms), not the "
+               "fastest run as in p1bench;\nruns faster than the reference count in the 0.0%% "
+               "bin (the fastest: %.3f%%).\n",
+            MB_PERTURB_REFERENCE_NAME, r->reference_ns / 1e6, r->fastest_pct);
     used = perturb_hist_runs(r, bins);
     for (size_t i = 0; i < used; i++)
         if (bins[i].count > top)
@@ -354,7 +361,7 @@ void mb_perturb_print(FILE *f, const mb_perturb_opts_t *opts, const mb_perturb_r
         fputc('\n', f);
     }
 
-    fprintf(f, "\nPercentiles:");
+    fprintf(f, "\nPercentiles (slower%% than the %s run):", MB_PERTURB_REFERENCE_NAME);
     if (n >= 3)
         fprintf(f, " 50th: %.3f%%", r->p50_pct);
     if (n >= 10)
@@ -398,6 +405,9 @@ json_t *mb_perturb_json(const mb_perturb_opts_t *opts, const mb_perturb_result_t
     err |= json_object_set_new(o, "p50_ns", perturb_json_real(r->p50_ns));
     err |= json_object_set_new(o, "mean_ns", perturb_json_real(r->mean_ns));
     err |= json_object_set_new(o, "slowest_ns", perturb_json_real(r->slowest_ns));
+    err |= json_object_set_new(o, "reference", json_string(MB_PERTURB_REFERENCE_NAME));
+    err |= json_object_set_new(o, "reference_ns", perturb_json_real(r->reference_ns));
+    err |= json_object_set_new(o, "fastest_pct", perturb_json_real(r->fastest_pct));
     err |= json_object_set_new(o, "p50_pct", perturb_json_real(r->p50_pct));
     err |= json_object_set_new(o, "p90_pct", perturb_json_real(r->p90_pct));
     err |= json_object_set_new(o, "p99_pct", perturb_json_real(r->p99_pct));

@@ -17,31 +17,54 @@
 static const char *const preflight_pct_keys[] = {"p50_pct", "p90_pct", "p99_pct", "max_pct"};
 #define PREFLIGHT_NPCT 4
 
-/* This rank's perturbation figures, as one small record for its node leader. */
-static json_t *preflight_perturb_rank(const mb_context_t *ctx)
+/* Working set of the memory mode when the last-level cache is unknown. */
+#define PREFLIGHT_MEMORY_UNKNOWN_LLC ((uint64_t)32 << 20)
+
+/* One perturbation test's figures into rec: slower% (against the reference run,
+ * perturb.h) and the reference and fastest runs; or an error. */
+static void preflight_perturb_figures(const mb_context_t *ctx, const mb_perturb_opts_t *opts,
+                                      json_t *rec)
 {
-    const mb_config_t *cfg = ctx->config;
-    mb_perturb_opts_t opts = {.target_ms = (double)cfg->preflight_perturb_duration / 1e6,
-                              .count = cfg->preflight_perturb_count};
     mb_perturb_result_t r;
-    char *cpus = mb_sysinfo_binding(ctx->topology);
-    json_t *rec = json_pack("{s:i, s:o}", "rank", ctx->rank, "cpus",
-                            cpus ? json_string(cpus) : json_null());
-    free(cpus);
-    if (mb_perturb_run(ctx->timing->clock, &opts, NULL, &r) != 0) {
+    if (mb_perturb_run(ctx->timing->clock, opts, NULL, &r) != 0) {
         json_object_set_new(rec, "error", json_string("the perturbation test could not run"));
-        return rec;
+        return;
     }
     const double pct[PREFLIGHT_NPCT] = {r.p50_pct, r.p90_pct, r.p99_pct, r.max_pct};
     for (int k = 0; k < PREFLIGHT_NPCT; k++)
         json_object_set_new(rec, preflight_pct_keys[k], json_real(pct[k]));
     json_object_set_new(rec, "fastest_ms", json_real(r.fastest_ns / 1e6));
+    json_object_set_new(rec, "reference_ms", json_real(r.reference_ns / 1e6));
     mb_perturb_free(&r);
+}
+
+/* This rank's perturbation figures, as one small record for its node leader: the spin loop,
+ * then (seed 002's -m) the memory read loop over the node's memory working set shared out
+ * over its ranks, all ranks at once, as "memory". */
+static json_t *preflight_perturb_rank(const mb_context_t *ctx)
+{
+    const mb_config_t *cfg = ctx->config;
+    mb_perturb_opts_t opts = {.target_ms = (double)cfg->preflight_perturb_duration / 1e6,
+                              .count = cfg->preflight_perturb_count};
+    char *cpus = mb_sysinfo_binding(ctx->topology);
+    json_t *rec = json_pack("{s:i, s:o}", "rank", ctx->rank, "cpus",
+                            cpus ? json_string(cpus) : json_null());
+    free(cpus);
+    preflight_perturb_figures(ctx, &opts, rec);
+    if (cfg->preflight_perturb_memory_count > 0) {
+        opts.count = cfg->preflight_perturb_memory_count;
+        opts.mem_bytes = mb_sysinfo_memory_span_shared_bytes(
+            ctx->llc_bytes, PREFLIGHT_MEMORY_UNKNOWN_LLC, ctx->node_size);
+        json_t *mem = json_pack("{s:I}", "mem_bytes", (json_int_t)opts.mem_bytes);
+        preflight_perturb_figures(ctx, &opts, mem);
+        json_object_set_new(rec, "memory", mem);
+    }
     return rec;
 }
 
-/* The node's noise is its noisiest rank's: one bad core is what spoils a measurement. */
-static json_t *preflight_node_perturb(const json_t *per_rank)
+/* The node's noise is its noisiest rank's: one bad core is what spoils a measurement. With
+ * mode "memory", of the ranks' memory-mode figures. */
+static json_t *preflight_node_perturb(const json_t *per_rank, const char *mode)
 {
     json_t *worst = json_object();
     for (int k = 0; k < PREFLIGHT_NPCT; k++) {
@@ -49,7 +72,8 @@ static json_t *preflight_node_perturb(const json_t *per_rank)
         size_t i;
         json_t *rec;
         json_array_foreach(per_rank, i, rec) {
-            const json_t *v = json_object_get(rec, preflight_pct_keys[k]);
+            const json_t *from = mode ? json_object_get(rec, mode) : rec;
+            const json_t *v = json_object_get(from, preflight_pct_keys[k]);
             if (json_is_number(v) && json_number_value(v) > max)
                 max = json_number_value(v);
         }
@@ -72,7 +96,9 @@ static json_t *preflight_node_json(const mb_context_t *ctx, const mb_node_layout
                              "mhz_ok", mhz->ok, "mhz_why", mhz->ok ? NULL : mhz->why,
                              "mhz_attempts", mhz->attempts);
     json_object_set_new(node, "cores", json_integer(hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_CORE)));
-    json_object_set_new(node, "perturb", preflight_node_perturb(per_rank));
+    json_object_set_new(node, "perturb", preflight_node_perturb(per_rank, NULL));
+    if (json_object_get(json_array_get(per_rank, 0), "memory"))
+        json_object_set_new(node, "perturb_memory", preflight_node_perturb(per_rank, "memory"));
     json_object_set_new(node, "per_rank", per_rank);
     return node;
 }
@@ -110,7 +136,8 @@ double mb_preflight_verdict(json_t *nodes, double mhz_tolerance, double noise_th
         }
         const json_t *p99 = json_object_get(json_object_get(node, "perturb"), "p99_pct");
         if (json_is_number(p99) && json_number_value(p99) > noise_threshold * 100 && used < sizeof why)
-            snprintf(why + used, sizeof why - used, "%snoisy: p99 %.2f%% slower than fastest > %.2f%%",
+            snprintf(why + used, sizeof why - used,
+                     "%snoisy: p99 %.2f%% slower than the " MB_PERTURB_REFERENCE_NAME " run > %.2f%%",
                      used ? "; " : "", json_number_value(p99), noise_threshold * 100);
         bool bad = why[0] != '\0';
         *flagged += bad;
@@ -152,10 +179,18 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
     }
 
     /* Perturbation test: every rank of every node at once. */
-    if (ctx->rank == 0)
-        fprintf(stderr, "mbsuite: pre-flight: perturbation test, %llu runs of %.0f ms on every rank\n",
+    if (ctx->rank == 0) {
+        fprintf(stderr, "mbsuite: pre-flight: perturbation test, %llu runs of %.0f ms on every rank",
                 (unsigned long long)cfg->preflight_perturb_count,
                 (double)cfg->preflight_perturb_duration / 1e6);
+        if (cfg->preflight_perturb_memory_count > 0)
+            fprintf(stderr, ", then %llu of the memory mode over %llu MiB per rank",
+                    (unsigned long long)cfg->preflight_perturb_memory_count,
+                    (unsigned long long)(mb_sysinfo_memory_span_shared_bytes(
+                                             ctx->llc_bytes, PREFLIGHT_MEMORY_UNKNOWN_LLC,
+                                             ctx->node_size) >> 20));
+        fprintf(stderr, "; slower%% against each rank's %s run\n", MB_PERTURB_REFERENCE_NAME);
+    }
     json_t *mine = preflight_perturb_rank(ctx);
     json_t *per_rank = mb_mpi_gather_json(layout->node_comm, mine);
     json_decref(mine);
@@ -173,11 +208,14 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
     int flagged = 0;
     double median = mb_preflight_verdict(nodes, cfg->preflight_mhz_tolerance,
                                          cfg->preflight_noise_threshold, &flagged);
-    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:f}", "nodes", nodes, "median_mhz",
+    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:I, s:s, s:f}", "nodes", nodes,
+                     "median_mhz",
                      median > 0 ? json_real(median) : json_null(), "flagged_nodes", flagged,
                      "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
                      "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
                      "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
-                     "perturb_count", (json_int_t)cfg->preflight_perturb_count, "elapsed_s",
+                     "perturb_count", (json_int_t)cfg->preflight_perturb_count,
+                     "perturb_memory_count", (json_int_t)cfg->preflight_perturb_memory_count,
+                     "perturb_reference", MB_PERTURB_REFERENCE_NAME, "elapsed_s",
                      mb_clock_elapsed_s() - began);
 }

@@ -16,11 +16,14 @@
 
 /* Collective over ctx->comm. On rank 0 returns the "preflight" object of results.json:
  * {"nodes": [{"node", "host", "ranks", "cores", "mhz", "tick_ns", "cycles", "mhz_ok", "mhz_why",
- * "perturb": {"p50_pct", "p90_pct", "p99_pct", "max_pct"} (the node's noisiest rank),
- * "per_rank": [{"rank", "cpus", "p50_pct", "p90_pct", "p99_pct", "max_pct"}], "flagged",
- * "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct", "noise_threshold_pct",
- * "perturb_duration_ms", "perturb_count", "elapsed_s"}; NULL on the other ranks. Progress
- * goes to stderr from rank 0. */
+ * "perturb": {"p50_pct", "p90_pct", "p99_pct", "max_pct"} (the node's noisiest rank;
+ * slower% against each rank's p10 run, perturb.h), "perturb_memory": the same of the memory
+ * mode (when perturb_memory_count > 0), "per_rank": [{"rank", "cpus", "p50_pct", "p90_pct",
+ * "p99_pct", "max_pct", "fastest_ms", "reference_ms", "memory": {"mem_bytes", the same}}],
+ * "flagged", "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct",
+ * "noise_threshold_pct", "perturb_duration_ms", "perturb_count", "perturb_memory_count",
+ * "perturb_reference" ("p10"), "elapsed_s"}; NULL on the other ranks. Progress goes to
+ * stderr from rank 0. The verdict goes by the spin loop's figures. */
 json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout);
 
 /* Flag the nodes of `nodes` (the array above, without "flagged"/"why"): MHz further than

@@ -271,6 +271,10 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
                             json_integer((json_int_t)mb_sysinfo_memory_span_bytes(llc, 32u << 20)));
         json_object_set_new(node, "memory_span_cap_bytes",
                             json_integer((json_int_t)mb_sysinfo_memory_span_cap()));
+        /* What STREAM's rule asks for before the cap, so the report can say it was cut. */
+        if (llc)
+            json_object_set_new(node, "memory_span_wanted_bytes",
+                                json_integer((json_int_t)(4 * llc)));
         json_object_set_new(node, "memory_span_all_ranks_bytes",
                             json_integer((json_int_t)mb_sysinfo_memory_span_shared_bytes(
                                 llc, 32u << 20, layout->local_size)));

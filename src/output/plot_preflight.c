@@ -44,7 +44,7 @@ int mb_plot_perturb(mb_plot_ctx_t *c, const json_t *preflight)
     if (mb_plot_parts_open(&p) != 0)
         goto oom;
     fputs("# pre-flight perturbation test (seed 002): slower% of each rank's p50, p90, p99 and "
-          "slowest run than its fastest\n# (results.json keeps these per rank, not each run's "
+          "slowest run than its p10 run\n# (results.json keeps these per rank, not each run's "
           "time, so there is no histogram)\n# label p50_pct p90_pct p99_pct max_pct\n",
           p.dat.f);
     json_array_foreach(json_object_get(preflight, "nodes"), i, node) {

@@ -98,6 +98,12 @@ static void report_context_node(FILE *f, const json_t *system)
             mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
         fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most %s, "
                    "[shm] memory_max)", buf, capbuf);
+        double wanted;
+        if (mb_report_text_num(node, "memory_span_wanted_bytes", &wanted) && wanted > mem) {
+            char wantbuf[32];
+            mb_report_fmt_bytes(wanted, wantbuf, sizeof wantbuf);
+            fprintf(f, ": 4 x LLC is %s, capped to %s", wantbuf, buf);
+        }
         if (mb_report_text_num(node, "memory_span_all_ranks_bytes", &mem)) {
             mb_report_fmt_bytes(mem, buf, sizeof buf);
             fprintf(f, "; %s each when all ranks run at once (as much between them, at "
@@ -292,9 +298,9 @@ void mb_report_preflight(FILE *f, const json_t *pre)
             "\npre-flight — clock speed (mhz, seed 000) and noise (perturbation test, seed 002)\n");
     fprintf(f,
             REPORT_CONTEXT_INDENT
-            "noise: how much slower than its fastest each %.4g ms spin run was, "
-            "all ranks at once; flagged above p99 %.4g%% or %.4g%% off the median clock\n",
-            dur, thr, tol);
+            "noise: how much slower than its %s run (not its fastest) each %.4g ms spin run "
+            "was, all ranks at once; flagged above p99 %.4g%% or %.4g%% off the median clock\n",
+            mb_report_text_dash(mb_report_text_str(pre, "perturb_reference")), dur, thr, tol);
     fprintf(f, REPORT_CONTEXT_INDENT "node  %-20s %9s %8s %5s %5s %8s %8s  verdict\n", "host",
             "MHz", "tick ns", "cores", "ranks", "p50 %", "p99 %");
     size_t i, nranks = 0;
@@ -320,6 +326,16 @@ void mb_report_preflight(FILE *f, const json_t *pre)
         else
             fprintf(f, "  ok\n");
         nranks += json_array_size(json_object_get(node, "per_rank"));
+    }
+    json_array_foreach(nodes, i, node)
+    {
+        const json_t *mem = json_object_get(node, "perturb_memory");
+        if (!mem)
+            continue;
+        fprintf(f, REPORT_CONTEXT_INDENT "node %zu memory mode (seed 002's -m, read loop):", i);
+        report_context_pct(f, mem, "p50_pct");
+        report_context_pct(f, mem, "p99_pct");
+        fprintf(f, "  (p50 %%, p99 %% of its noisiest rank; not part of the verdict)\n");
     }
     if (mb_report_text_num(pre, "median_mhz", &v))
         fprintf(f, REPORT_CONTEXT_INDENT "cluster median %.1f MHz; %lld of %zu node(s) flagged\n",

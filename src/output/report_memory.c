@@ -3,7 +3,9 @@
  * benchmarks and their targets by name, and the cache levels found on a latency curve. */
 #include "report_memory.h"
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
@@ -60,6 +62,88 @@ static void report_memory_avg_max(FILE *f, const json_t *pt)
     fprintf(f, " %10s %10s", a, b);
 }
 
+/* How many points of the curve `from`'s points of stride levels_from lie between sizes a
+ * and b (the index distance of the points nearest each, in log size); -1 without a curve. */
+static long report_memory_points_apart(const json_t *from, const char *stride, double a,
+                                       double b)
+{
+    size_t j, n = 0;
+    const json_t *pt;
+    long ia = -1, ib = -1;
+    double da = INFINITY, db = INFINITY;
+    json_array_foreach(json_object_get(from, "points"), j, pt)
+    {
+        const json_t *params = json_object_get(pt, "params");
+        const char *st = json_string_value(json_object_get(params, "stride"));
+        double size;
+        if (!st || strcmp(st, stride) != 0 || !mb_report_text_num(params, "size_bytes", &size))
+            continue;
+        if (fabs(log2(size / a)) < da)
+            da = fabs(log2(size / a)), ia = (long)n;
+        if (fabs(log2(size / b)) < db)
+            db = fabs(log2(size / b)), ib = (long)n;
+        n++;
+    }
+    if (ia < 0 || ib < 0)
+        return -1;
+    return labs(ia - ib);
+}
+
+/* Each of hwloc's data caches beside the curve's level of the same rank: the level's
+ * capacity (where the rise to the next level is half done, else where its plateau ends)
+ * within one point of the curve of hwloc's size, or the mismatch. */
+static void report_memory_levels_vs_hwloc(FILE *f, const json_t *from, const json_t *derived,
+                                          const json_t *caches)
+{
+    const char *stride = mb_report_text_str(derived, "levels_from");
+    const json_t *levels = json_object_get(derived, "levels");
+    double first = 0, last = 0;
+    size_t j, k = 0;
+    const json_t *pt, *cache;
+    json_array_foreach(json_object_get(from, "points"), j, pt)
+    {
+        double size;
+        if (mb_report_text_num(json_object_get(pt, "params"), "size_bytes", &size)) {
+            if (first == 0 || size < first)
+                first = size;
+            last = size > last ? size : last;
+        }
+    }
+    json_array_foreach(caches, j, cache)
+    {
+        const char *type = mb_report_text_str(cache, "type");
+        double hw, cap = 0, mid = 0;
+        char hwbuf[32], capbuf[32], lastbuf[32];
+        if ((type && strcmp(type, "instruction") == 0) || !mb_report_text_num(cache, "size_bytes", &hw))
+            continue;
+        const json_t *lv = json_array_get(levels, k++);
+        mb_report_fmt_bytes(hw, hwbuf, sizeof hwbuf);
+        fprintf(f, REPORT_MEMORY_INDENT "L%lld %s: ",
+                (long long)json_integer_value(json_object_get(cache, "level")), hwbuf);
+        if (!lv || json_is_true(json_object_get(lv, "open"))) {
+            mb_report_fmt_bytes(last, lastbuf, sizeof lastbuf);
+            fprintf(f, "MISMATCH: the curve (up to %s) shows no level ending there%s\n", lastbuf,
+                    hw > last ? " (hwloc's size is past the curve's end)" : "");
+            continue;
+        }
+        mb_report_text_num(lv, "size_bytes", &cap);
+        if (mb_report_text_num(lv, "midpoint_bytes", &mid) && mid > 0)
+            cap = mid;
+        mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
+        long apart = hw >= first && hw <= last
+                         ? report_memory_points_apart(from, stride ? stride : "random", cap, hw)
+                         : -1;
+        if (apart >= 0 && apart <= 1)
+            fprintf(f, "matches level %zu (%s) within one point of the curve\n", k, capbuf);
+        else if (apart > 1)
+            fprintf(f, "MISMATCH: level %zu is at %s, %ld points of the curve away\n", k, capbuf,
+                    apart);
+        else
+            fprintf(f, "MISMATCH: level %zu is at %s; hwloc's size is outside the curve\n", k,
+                    capbuf);
+    }
+}
+
 /* The cache levels a benchmark found on its latency curve (its derived "levels"), beside
  * hwloc's sizes for node 0. */
 void mb_report_memory_cache_levels(FILE *f, const json_t *root)
@@ -90,16 +174,20 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         if (mb_report_text_num(lv, "midpoint_bytes", &mid))
             mb_report_fmt_bytes(mid, c, sizeof c);
         mb_report_text_num(lv, "latency_ns", &lat);
+        double rnd;
+        char rndbuf[48] = "";
+        if (mb_report_text_num(lv, "random_latency_ns", &rnd))
+            snprintf(rndbuf, sizeof rndbuf, " (%.4g ns in random order)", rnd);
         if (json_is_true(json_object_get(lv, "open")))
             fprintf(f,
                     REPORT_MEMORY_INDENT
-                    "level %zu: from %s on, %.4g ns (memory, or the curve's end)\n",
-                    i + 1, a, lat);
+                    "level %zu: from %s on, %.4g ns%s (memory, or the curve's end)\n",
+                    i + 1, a, lat, rndbuf);
         else
             fprintf(f,
                     REPORT_MEMORY_INDENT
-                    "level %zu: up to %s (half-way to the next at %s), %.4g ns\n",
-                    i + 1, a, c, lat);
+                    "level %zu: up to %s (half-way to the next at %s), %.4g ns%s\n",
+                    i + 1, a, c, lat, rndbuf);
     }
     const json_t *caches = json_object_get(
         json_array_get(json_object_get(json_object_get(root, "system"), "node_list"), 0), "caches");
@@ -119,6 +207,7 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         }
     }
     fprintf(f, "\n");
+    report_memory_levels_vs_hwloc(f, from, derived, caches);
 }
 
 /* Howell's shared-memory table (seed 001), from the harness and shm benchmarks that ran. */
