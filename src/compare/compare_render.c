@@ -36,17 +36,19 @@ static void render_num(char *buf, size_t len, const json_t *v, const char *fmt, 
 
 typedef struct render_row {
     char a[32], b[32], change[32], p[32], ci[48];
+    const char *params; /* "-" for a benchmark without parameters */
 } render_row_t;
 
 static void render_row(const json_t *p, render_row_t *r)
 {
+    r->params = render_str(p, "params")[0] ? render_str(p, "params") : "-";
     render_num(r->a, sizeof r->a, json_object_get(p, "median_a_ns"), "%.4g", 1);
     render_num(r->b, sizeof r->b, json_object_get(p, "median_b_ns"), "%.4g", 1);
     render_num(r->change, sizeof r->change, json_object_get(p, "change"), "%+.1f%%", 100);
     render_num(r->p, sizeof r->p, json_object_get(p, "p_value"), "%.2g", 1);
     const json_t *ci = json_object_get(p, "ratio_ci95");
     if (json_array_size(ci) == 2)
-        snprintf(r->ci, sizeof r->ci, "[%.3f, %.3f]", json_number_value(json_array_get(ci, 0)),
+        snprintf(r->ci, sizeof r->ci, "[%.4g, %.4g]", json_number_value(json_array_get(ci, 0)),
                  json_number_value(json_array_get(ci, 1)));
     else
         snprintf(r->ci, sizeof r->ci, "%s",
@@ -90,7 +92,7 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
         render_row(p, &r);
         const char *verdict = render_str(p, "verdict");
         bool marked = strcmp(verdict, "slower") == 0 || strcmp(verdict, "faster") == 0;
-        fprintf(f, "  %-36s %11s %11s %8s %8s %17s  %s%s%s%s\n", render_str(p, "params"), r.a,
+        fprintf(f, "  %-36s %11s %11s %8s %8s %17s  %s%s%s%s\n", r.params, r.a,
                 r.b, r.change, r.p, r.ci, marked ? "** " : "", verdict,
                 json_object_get(p, "why") ? ": " : "", render_str(p, "why"));
     }
@@ -200,7 +202,7 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
         render_row_t r;
         render_row(p, &r);
         fprintf(f, "<tr class=\"%s\"><td>", render_str(p, "verdict"));
-        render_html_text(f, render_str(p, "params"));
+        render_html_text(f, r.params);
         fprintf(f,
                 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s",
