@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,13 +125,15 @@ static int compare_json_writer(FILE *f, void *arg)
     return fputc('\n', f) == EOF ? -1 : 0;
 }
 
-/* A number option's value in (lo, hi), or -1 after a usage error. */
-static double compare_number(const char *opt, const char *text, double lo, double hi)
+/* A number option's value, from lo (included when lo_in) to hi (excluded), or -1 after a
+ * usage error. */
+static double compare_number(const char *opt, const char *text, double lo, bool lo_in, double hi)
 {
     char *end;
     double v = strtod(text, &end);
-    if (end == text || *end || !(v > lo && v < hi)) {
-        compare_usage_error("option '%s': '%s' is not a number in (%g, %g)", opt, text, lo, hi);
+    if (end == text || *end || !((lo_in ? v >= lo : v > lo) && v < hi)) {
+        compare_usage_error("option '%s': '%s' is not a number in %c%g, %g)", opt, text,
+                            lo_in ? '[' : '(', lo, hi);
         return -1;
     }
     return v;
@@ -157,10 +160,10 @@ int mb_command_compare(int argc, char **argv)
             const char *v = argv[++i];
             if (strcmp(arg, "--out") == 0)
                 out = v;
-            else if (strcmp(arg, "--alpha") == 0 && (opts.alpha = compare_number(arg, v, 0, 1)) < 0)
+            else if (strcmp(arg, "--alpha") == 0 && (opts.alpha = compare_number(arg, v, 0, false, 1)) < 0)
                 return 2;
             else if (strcmp(arg, "--min-change") == 0 &&
-                     (opts.min_change = compare_number(arg, v, -1e-300, 10)) < 0)
+                     (opts.min_change = compare_number(arg, v, 0, true, 10)) < 0)
                 return 2;
         } else if (arg[0] == '-' && arg[1]) {
             return compare_usage_error("unknown option '%s'", arg);

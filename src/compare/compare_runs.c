@@ -314,7 +314,7 @@ void mb_compare_summary_text(const json_t *cmp, char *buf, size_t len)
     }
     snprintf(buf, len,
              "%lld point%s slower beyond noise%s; %lld faster%s; %lld unchanged; %lld untested "
-             "(failed); %lld only in A, %lld only in B",
+             "(failed in a run, or A's median 0); %lld only in A, %lld only in B",
              N("slower"), N("slower") == 1 ? "" : "s", slow, N("faster"), fast, N("unchanged"),
              N("untested"), N("only_a"), N("only_b"));
 #undef N

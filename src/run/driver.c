@@ -331,9 +331,9 @@ static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, con
 {
     char err[512];
     *raw = NULL;
-    const char *off = opts->no_raw              ? "--no-raw"
-                      : !cfg->run_raw_samples ? "[run] raw_samples = no"
-                                              : NULL;
+    const char *off = opts->no_raw                ? "--no-raw"
+                      : !cfg->output_raw_samples ? "[output] raw_samples = no"
+                                                 : NULL;
     if (off)
         return mb_results_stage_section(results, "raw", mb_raw_off_json(off), err, sizeof err);
     *raw = mb_raw_open(dir, err, sizeof err);
