@@ -70,14 +70,14 @@ int mb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
     return 0;
 }
 
-/* The median of n values drawn with replacement from v (scratch: n doubles). */
+/* The median of n values drawn with replacement from v (scratch: n doubles); GSL's
+ * quickselect, several times quicker than sorting each resample. */
 static double stats_resampled_median(const gsl_rng *rng, const double *v, size_t n,
                                      double *scratch)
 {
     for (size_t i = 0; i < n; i++)
         scratch[i] = v[gsl_rng_uniform_int(rng, n)];
-    gsl_sort(scratch, 1, n);
-    return gsl_stats_median_from_sorted_data(scratch, 1, n);
+    return gsl_stats_median(scratch, 1, n);
 }
 
 int mb_bootstrap_median_ratio(const double *a, size_t na, const double *b, size_t nb,
