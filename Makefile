@@ -5,7 +5,7 @@
 
 VERSION    := 0.1.0
 CC         := mpicc
-PKGS       := hwloc gsl jansson inih
+PKGS       := hwloc gsl jansson inih zlib
 TEST_PKGS  := cmocka
 BUILD      := build
 OPT        ?= -O2

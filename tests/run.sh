@@ -82,7 +82,7 @@ done
 # --- command line ---
 expect "--help prints usage" 0 '^usage: mpirun -np N mbsuite' -- "$EXE" --help
 # Every command is on --help with what it does, and answers --help and -h on stdout.
-for c in mhz perturb predict plot export; do
+for c in mhz perturb predict plot export compare; do
     expect "--help lists $c with what it does" 0 "^  $c +[a-z]" -- "$EXE" --help
     expect "$c --help: usage and description on stdout, exit 0" 0 "^usage: mbsuite $c" -- \
         sh -c "\"$EXE\" $c --help 2>/dev/null && [ \$(\"$EXE\" $c --help 2>/dev/null | wc -l) -ge 3 ]"
@@ -229,6 +229,42 @@ expect "quick run: points.csv has the pingpong's label axis" 0 '^mpi\.pingpong,(
     cat "$TMP/quick/points.csv"
 expect "quick run: points.csv has one row per point of results.json" 0 '^([1-9][0-9]*) \1$' -- \
     sh -c "echo \$(grep -c '\"status\": \"\(ok\|failed\)\"' \"$TMP/quick/results.json\") \$((\$(wc -l <\"$TMP/quick/points.csv\") - 1))"
+
+# --- raw samples (raw.csv.gz, docs/results.md) and mbsuite compare ---
+# Every kept experiment has its row: raw.csv.gz's rows, results.json's count of them and the
+# sum of the points' n agree, and the part file is gone.
+raw_counts() {
+    echo "$(($(zcat "$1/raw.csv.gz" | wc -l) - 1)) $(sed -n '/^ "raw": {/,/^ }/p' "$1/results.json" | grep -o '"rows": [0-9]*' | grep -o '[0-9]*$') $(grep -o '"n": [0-9]*' "$1/results.json" | awk '{ s += $2 } END { print s }')"
+}
+expect "quick run: raw.csv.gz has its header" 0 '^benchmark,params,point,experiment,time_ns$' -- \
+    sh -c "zcat \"$TMP/quick/raw.csv.gz\" | head -1"
+expect "quick run: raw.csv.gz has one row per experiment of every point, as results.json counts" 0 \
+    '^([1-9][0-9]*) \1 \1$' -- raw_counts "$TMP/quick"
+expect "quick run: results.json says raw.csv.gz is complete, no part left" 0 '^complete$' -- \
+    sh -c "sed -n '/^ \"raw\": {/,/^ }/p' \"$TMP/quick/results.json\" | grep -q '\"complete\": true' && [ ! -e \"$TMP/quick/raw.csv.gz.part\" ] && echo complete"
+# A run compared with itself: no change anywhere, from the raw samples.
+expect "compare a run with itself: no significant change" 0 '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; 0 untested .*; 0 only in A, 0 only in B$' -- \
+    "$EXE" compare "$TMP/quick" "$TMP/quick" --out "$TMP/cmp"
+expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system and configuration: 0$' -- \
+    sh -c "grep -q 'Mann-Whitney U test' \"$TMP/cmp/compare.txt\" && cat \"$TMP/cmp/compare.txt\""
+expect "compare --out: compare.json, and compare.html self-contained" 0 '^ok$' -- \
+    sh -c "grep -q '\"schema\": \"mbsuite-compare/1\"' \"$TMP/cmp/compare.json\" && grep -q '<style>' \"$TMP/cmp/compare.html\" && ! grep -Eiq '(src|href)=' \"$TMP/cmp/compare.html\" && grep -q '</html>' \"$TMP/cmp/compare.html\" && echo ok"
+# --no-raw: no file, results.json says so, and compare falls back to the CIs, saying so.
+expect "--no-raw: no raw.csv.gz, results.json says raw is off" 0 '^off$' -- \
+    sh -c "$MPIRUN -np 1 \"$EXE\" --config \"$QUICK\" --only harness.timer --no-raw --out \"$TMP/noraw\" >/dev/null 2>&1; [ ! -e \"$TMP/noraw/raw.csv.gz\" ] && grep -q '\"off\": \"--no-raw\"' \"$TMP/noraw/results.json\" && echo off"
+expect "compare without raw samples: falls back to the CIs and says so" 0 "No raw samples in run B .*--no-raw.*95% CIs of the medians" -- \
+    "$EXE" compare "$TMP/quick" "$TMP/noraw"
+expect "compare: the points only in one run are counted" 0 '; 0 only in A, [1-9][0-9]* only in B$' -- \
+    sh -c "\"$EXE\" compare \"$TMP/noraw\" \"$TMP/quick\" | grep '^summary'"
+expect "compare: a missing run is named, exit 1" 1 "$TMP/nosuchrun: no such run" -- \
+    "$EXE" compare "$TMP/quick" "$TMP/nosuchrun"
+expect "compare: a directory that is not a run, exit 1" 1 "$TMP/cmp/results.json: not a run" -- \
+    "$EXE" compare "$TMP/cmp" "$TMP/quick"
+expect "compare: a JSON file that is not a run, exit 1" 1 "compare.json: not a run \(no \"schema\": \"mbsuite-results" -- \
+    "$EXE" compare "$TMP/quick" "$TMP/cmp/compare.json"
+expect "compare: one run only is a usage error" 2 'a second run is missing' -- "$EXE" compare "$TMP/quick"
+expect "compare: a bad --alpha is refused" 2 "option '--alpha': 'x' is not a number" -- \
+    "$EXE" compare "$TMP/quick" "$TMP/quick" --alpha x
 
 # --- failure is data: an injected failure is recorded, the rest goes on, exit status 1 ---
 INJ="$TMP/inject/results.json"

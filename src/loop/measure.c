@@ -343,7 +343,7 @@ static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends,
 }
 
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                         size_t npts, const char *progress)
+                         size_t npts, const char *progress, mb_raw_t *raw)
 {
     const mb_config_t *cfg = ctx->config;
     mb_measure_opts_t opts = {
@@ -441,10 +441,20 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     free(order);
     if (!root)
         return NULL;
-    /* In the points' own order, whatever order they were measured in. */
-    for (size_t i = 0; i < npts; i++)
-        if (slots[i])
-            json_array_append_new(json_object_get(result, "points"), slots[i]);
+    /* In the points' own order, whatever order they were measured in; the raw samples
+     * name each point by its index in "points". */
+    json_t *points = json_object_get(result, "points");
+    for (size_t i = 0; i < npts; i++) {
+        if (!slots[i])
+            continue;
+        if (ms[i].n) {
+            char label[256];
+            mb_measure_params_text(b, &pts[i], label, sizeof label);
+            mb_raw_add_point(raw, b->name, label, json_array_size(points), ms[i].samples_ns,
+                             ms[i].n);
+        }
+        json_array_append_new(points, slots[i]);
+    }
     free(slots);
     json_object_set_new(result, "failed_points", json_integer(failed_points));
     /* The benchmark's line on stderr counts them (progress.h), the budget's summary says why. */

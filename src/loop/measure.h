@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "measure_json.h"
+#include "raw_samples.h"
 
 /* Why b cannot run in ctx (e.g. too few ranks), or NULL when it can. Same on every rank. */
 const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf,
@@ -28,8 +29,9 @@ json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
  * ranks. Rank 0 reports each point to progress.h; its failed points and points dropped by
  * the budget are messages on stderr, prefixed with `progress` (e.g. "[2/4]").
  * MBSUITE_INJECT_FAILURE=NAME:INDEX (read on rank 0) makes point INDEX (from 0) of the
- * benchmark NAME fail as if its measurement had failed, for tests. */
+ * benchmark NAME fail as if its measurement had failed, for tests. raw (rank 0; NULL: none
+ * kept) gets every measured point's samples, uncommitted (raw_samples.h). */
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                         size_t npts, const char *progress);
+                         size_t npts, const char *progress, mb_raw_t *raw);
 
 #endif

@@ -28,6 +28,7 @@
 #include "preflight.h"
 #include "progress.h"
 #include "provenance.h"
+#include "raw_samples.h"
 #include "registry.h"
 #include "results.h"
 #include "sections.h"
@@ -310,6 +311,39 @@ static void driver_record_timings(const mb_timings_t *timings, mb_results_t *res
         mb_progress_note("mbsuite: warning: recording the timings: %s", err);
 }
 
+/* Rank 0: the benchmark's raw samples made durable, and results.json's "raw" section (written
+ * with the benchmark) counting them. Returns 0, or -1 after saying why. */
+static int driver_raw_commit(mb_raw_t *raw, mb_results_t *results)
+{
+    char err[512];
+    if (mb_raw_commit(raw, err, sizeof err) != 0 ||
+        mb_results_stage_section(results, "raw", mb_raw_json(raw), err, sizeof err) != 0) {
+        mb_progress_note("mbsuite: error: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Rank 0, once results.json exists: raw.csv.gz.part started (NULL with the reason recorded
+ * when raw samples are off), or -1 after an error. */
+static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, const char *dir,
+                           mb_results_t *results, mb_raw_t **raw)
+{
+    char err[512];
+    *raw = NULL;
+    const char *off = opts->no_raw                ? "--no-raw"
+                      : !cfg->output_raw_samples ? "[output] raw_samples = no"
+                                                 : NULL;
+    if (off)
+        return mb_results_stage_section(results, "raw", mb_raw_off_json(off), err, sizeof err);
+    *raw = mb_raw_open(dir, err, sizeof err);
+    if (!*raw || mb_results_stage_section(results, "raw", mb_raw_json(*raw), err, sizeof err) != 0) {
+        driver_error(0, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
 /* Rank 0: benchmark i of the plan begins on the progress line (progress.h), with the
  * budget's estimates of it and of those after it where a budget is set. */
 static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_t i,
@@ -340,8 +374,9 @@ static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_
  * record is complete; writing the files counts in the "benchmarks" phase only. The phase
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
-                           const json_t *preflight, mb_results_t *results, double budget_s,
-                           double began_s, mb_timings_t *timings, double *mark_s)
+                           const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
+                           double budget_s, double began_s, mb_timings_t *timings,
+                           double *mark_s)
 {
     int failed = 0;
     mb_budget_t bg = {.budget_s = budget_s, .began_s = began_s};
@@ -388,7 +423,8 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         } else {
             if (ctx->rank == 0)
                 driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
-            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
+            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress,
+                                      raw);
             mb_sysinfo_set_memory_span_cap(span_cap);
             /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
             json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
@@ -408,6 +444,9 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                                     json_real(ctx->budget_deadline_s - bench_began_s));
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
             driver_record_timings(timings, results, false);
+            /* The samples on disk before the record that counts them. */
+            if (raw && driver_raw_commit(raw, results) != 0)
+                failed = 1;
             if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
                 mb_progress_note("mbsuite: error: %s", err);
                 failed = 1;
@@ -445,6 +484,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     driver_plan_t *plan = calloc(mb_registry_count(), sizeof *plan);
     size_t nplan = 0;
     mb_results_t *results = NULL;
+    mb_raw_t *raw = NULL;
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
     json_t *preflight = NULL, *calibration = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
@@ -516,7 +556,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         if (!results)
             driver_error(rank, "%s", err);
     }
-    if (!driver_root_ok(comm, results != NULL))
+    ok = results && driver_raw_open(opts, cfg, dir, results, &raw) == 0;
+    if (!driver_root_ok(comm, rank != 0 || ok))
         goto done;
     mark_s = mb_timings_lap(timings, "setup", mark_s);
     driver_record_timings(timings, results, true);
@@ -544,7 +585,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
                       : opts->time_budget_s < 0 ? 0
                                                 : (double)cfg->run_time_budget / 1e9;
-    if (driver_run_plan(&ctx, plan, nplan, preflight, results, budget_s, began_s, timings,
+    if (driver_run_plan(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s, timings,
                         &mark_s) != 0)
         goto done;
     if (results && budget_s > 0 &&
@@ -564,6 +605,14 @@ done:
     if (results) {
         /* Written by the close below; main adds the plots once they are drawn. */
         driver_record_timings(timings, results, false);
+        /* raw.csv.gz appears whole, before the results.json that says it is complete. */
+        json_t *raw_section = NULL;
+        if (raw && mb_raw_close(raw, &raw_section, err, sizeof err) != 0) {
+            fprintf(stderr, "mbsuite: error: %s\n", err);
+            status = status == 0 ? 1 : status;
+        }
+        if (raw_section)
+            mb_results_stage_section(results, "raw", raw_section, err, sizeof err);
         size_t failed_points = mb_results_failed_points(results);
         if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
             fprintf(stderr, "mbsuite: error: %s\n", err);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "options.h"
 
+#include "compare_command.h"
 #include "config_units.h"
 #include "export_command.h"
 #include "node_commands.h"
@@ -17,6 +18,7 @@ static const struct option options_long[] = {
     {"list", no_argument, NULL, 'l'},          {"only", required_argument, NULL, 'o'},
     {"config", required_argument, NULL, 'c'},  {"out", required_argument, NULL, 'd'},
     {"time-budget", required_argument, NULL, 't'},
+    {"no-raw", no_argument, NULL, 'R'},
     {NULL, 0, NULL, 0},
 };
 
@@ -38,6 +40,9 @@ static const mb_command_t options_commands[] = {
     {.name = "export",
      .summary = "a run's network for a simulator: SimGrid, LogGOPSim, Dimemas",
      .run = mb_command_export},
+    {.name = "compare",
+     .summary = "two runs side by side: what differs, and each point's change beyond noise",
+     .run = mb_command_compare},
 };
 
 const mb_command_t *mb_options_command(const char *name)
@@ -76,6 +81,9 @@ void mb_options_usage(FILE *f)
           "                      working sets, fewer repetitions (at least 3 per point),\n"
           "                      then coarser size grids and fewer process counts, each\n"
           "                      recorded in results.json and the report\n"
+          "  --no-raw            keep no raw.csv.gz (every experiment's time), only the\n"
+          "                      statistics: for huge runs (overrides [output]\n"
+          "                      raw_samples)\n"
           "  --list              list the benchmarks and the pre-flight's tests, one line\n"
           "                      each, and exit\n"
           "  --version           print the version and exit\n"
@@ -99,6 +107,7 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
         case 'o': opts->only = optarg; break;
         case 'c': opts->config_path = optarg; break;
         case 'd': opts->out_dir = optarg; break;
+        case 'R': opts->no_raw = 1; break;
         case 't': {
             char *end;
             uint64_t ns = 0;

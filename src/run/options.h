@@ -20,6 +20,7 @@ typedef struct mb_options {
     const char *out_dir;     /* NULL: results/<UTC time>-<host> */
     const char *only;        /* comma-separated globs, NULL for all */
     double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
+    int no_raw;              /* --no-raw: no raw.csv.gz, whatever [output] raw_samples says */
 } mb_options_t;
 
 /* A command run as `mbsuite NAME ARGS...`, without MPI: the pre-flight's tests alone, or

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+#include "compare_render.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* At most this many differences in the text; compare.json and compare.html list all. */
+#define RENDER_TEXT_DIFFS 40
+
+static const char *render_str(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static void render_run_line(FILE *f, const char *which, const json_t *r)
+{
+    const json_t *raw = json_object_get(r, "raw");
+    fprintf(f, "%s = %s (started %s, %lld ranks on %lld nodes, %s%s; raw samples: %s)\n", which,
+            render_str(r, "dir"), render_str(r, "started_utc"),
+            (long long)json_integer_value(json_object_get(r, "ranks")),
+            (long long)json_integer_value(json_object_get(r, "nodes")), render_str(r, "mpi"),
+            json_is_true(json_object_get(r, "complete")) ? "" : ", INCOMPLETE",
+            json_is_string(json_object_get(raw, "file")) ? render_str(raw, "file")
+                                                         : render_str(raw, "note"));
+}
+
+/* A number for the tables: "-" where a point has none. */
+static void render_num(char *buf, size_t len, const json_t *v, const char *fmt, double scale)
+{
+    if (json_is_number(v))
+        snprintf(buf, len, fmt, json_number_value(v) * scale);
+    else
+        snprintf(buf, len, "-");
+}
+
+typedef struct render_row {
+    char a[32], b[32], change[32], p[32], ci[48];
+    const char *params; /* "-" for a benchmark without parameters */
+} render_row_t;
+
+static void render_row(const json_t *p, render_row_t *r)
+{
+    r->params = render_str(p, "params")[0] ? render_str(p, "params") : "-";
+    render_num(r->a, sizeof r->a, json_object_get(p, "median_a_ns"), "%.4g", 1);
+    render_num(r->b, sizeof r->b, json_object_get(p, "median_b_ns"), "%.4g", 1);
+    render_num(r->change, sizeof r->change, json_object_get(p, "change"), "%+.1f%%", 100);
+    render_num(r->p, sizeof r->p, json_object_get(p, "p_value"), "%.2g", 1);
+    const json_t *ci = json_object_get(p, "ratio_ci95");
+    if (json_array_size(ci) == 2)
+        snprintf(r->ci, sizeof r->ci, "[%.4g, %.4g]", json_number_value(json_array_get(ci, 0)),
+                 json_number_value(json_array_get(ci, 1)));
+    else
+        snprintf(r->ci, sizeof r->ci, "%s",
+                 strcmp(render_str(p, "method"), "ci95") == 0 ? "(CIs)" : "-");
+}
+
+int mb_compare_write_text(FILE *f, const json_t *cmp)
+{
+    fputs("mbsuite compare: B against A\n", f);
+    render_run_line(f, "A", json_object_get(cmp, "a"));
+    render_run_line(f, "B", json_object_get(cmp, "b"));
+    fprintf(f, "method: %s\n\n", render_str(json_object_get(cmp, "method"), "text"));
+
+    const json_t *diffs = json_object_get(cmp, "differences");
+    fprintf(f, "differences in system and configuration: %zu\n", json_array_size(diffs));
+    for (size_t i = 0; i < json_array_size(diffs) && i < RENDER_TEXT_DIFFS; i++) {
+        const json_t *d = json_array_get(diffs, i);
+        const char *va = json_string_value(json_object_get(d, "a"));
+        const char *vb = json_string_value(json_object_get(d, "b"));
+        fprintf(f, "  %s: %s -> %s\n", render_str(d, "path"), va ? va : "(absent)",
+                vb ? vb : "(absent)");
+    }
+    if (json_array_size(diffs) > RENDER_TEXT_DIFFS)
+        fprintf(f, "  ... and %zu more (compare.json lists all)\n",
+                json_array_size(diffs) - RENDER_TEXT_DIFFS);
+
+    fprintf(f, "\nsummary: %s\n", render_str(json_object_get(cmp, "summary"), "text"));
+
+    const json_t *points = json_object_get(cmp, "points");
+    const char *bench = NULL;
+    fprintf(f, "\nper point (median ns; change = B / A - 1; p: Mann-Whitney; CI: bootstrap of "
+               "B / A):\n");
+    for (size_t i = 0; i < json_array_size(points); i++) {
+        const json_t *p = json_array_get(points, i);
+        if (!bench || strcmp(bench, render_str(p, "benchmark")) != 0) {
+            bench = render_str(p, "benchmark");
+            fprintf(f, "\n%s\n  %-36s %11s %11s %8s %8s %17s  %s\n", bench, "params", "A", "B",
+                    "change", "p", "ratio 95% CI", "verdict");
+        }
+        render_row_t r;
+        render_row(p, &r);
+        const char *verdict = render_str(p, "verdict");
+        bool marked = strcmp(verdict, "slower") == 0 || strcmp(verdict, "faster") == 0;
+        fprintf(f, "  %-36s %11s %11s %8s %8s %17s  %s%s%s%s\n", r.params, r.a,
+                r.b, r.change, r.p, r.ci, marked ? "** " : "", verdict,
+                json_object_get(p, "why") ? ": " : "", render_str(p, "why"));
+    }
+    for (int side = 0; side < 2; side++) {
+        const json_t *only = json_object_get(cmp, side ? "only_b" : "only_a");
+        if (json_array_size(only))
+            fprintf(f, "\nonly in %s:\n", side ? "B" : "A");
+        for (size_t i = 0; i < json_array_size(only); i++)
+            fprintf(f, "  %s %s\n", render_str(json_array_get(only, i), "benchmark"),
+                    render_str(json_array_get(only, i), "params"));
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static void render_html_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void render_html_run(FILE *f, const char *which, const json_t *r)
+{
+    const json_t *raw = json_object_get(r, "raw");
+    fprintf(f, "<tr><th>%s</th><td>", which);
+    render_html_text(f, render_str(r, "dir"));
+    fputs("</td><td>", f);
+    render_html_text(f, render_str(r, "started_utc"));
+    fprintf(f, "</td><td>%lld</td><td>%lld</td><td>",
+            (long long)json_integer_value(json_object_get(r, "ranks")),
+            (long long)json_integer_value(json_object_get(r, "nodes")));
+    render_html_text(f, render_str(r, "mpi"));
+    fprintf(f, "</td><td>%s</td><td>", json_is_true(json_object_get(r, "complete")) ? "yes" : "no");
+    render_html_text(f, json_is_string(json_object_get(raw, "file")) ? render_str(raw, "file")
+                                                                     : render_str(raw, "note"));
+    fputs("</td></tr>\n", f);
+}
+
+int mb_compare_write_html(FILE *f, const json_t *cmp)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          "<title>mbsuite compare</title>\n<style>\n"
+          "body{font-family:sans-serif;margin:1.5em;color:#222}\n"
+          "table{border-collapse:collapse;margin:0.5em 0 1.5em}\n"
+          "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}\n"
+          "td.n{text-align:right;font-family:monospace}\n"
+          "tr.slower td{background:#f8d0d0}\ntr.faster td{background:#d0f0d0}\n"
+          "tr.untested td{background:#e8e8e8;color:#666}\n"
+          ".summary{font-size:1.1em;font-weight:bold}\n"
+          ".key span{padding:2px 8px;margin-right:6px}\n"
+          "</style></head><body>\n<h1>mbsuite compare: B against A</h1>\n"
+          "<table><tr><th></th><th>directory</th><th>started</th><th>ranks</th>"
+          "<th>nodes</th><th>MPI</th><th>complete</th><th>raw samples</th></tr>\n",
+          f);
+    render_html_run(f, "A", json_object_get(cmp, "a"));
+    render_html_run(f, "B", json_object_get(cmp, "b"));
+    fputs("</table>\n<p>", f);
+    render_html_text(f, render_str(json_object_get(cmp, "method"), "text"));
+    fputs("</p>\n<p class=\"summary\">", f);
+    render_html_text(f, render_str(json_object_get(cmp, "summary"), "text"));
+    fputs("</p>\n", f);
+
+    const json_t *diffs = json_object_get(cmp, "differences");
+    fprintf(f, "<h2>Differences in system and configuration (%zu)</h2>\n", json_array_size(diffs));
+    if (json_array_size(diffs)) {
+        fputs("<table><tr><th>path</th><th>A</th><th>B</th></tr>\n", f);
+        for (size_t i = 0; i < json_array_size(diffs); i++) {
+            const json_t *d = json_array_get(diffs, i);
+            const char *va = json_string_value(json_object_get(d, "a"));
+            const char *vb = json_string_value(json_object_get(d, "b"));
+            fputs("<tr><td>", f);
+            render_html_text(f, render_str(d, "path"));
+            fputs("</td><td>", f);
+            render_html_text(f, va ? va : "(absent)");
+            fputs("</td><td>", f);
+            render_html_text(f, vb ? vb : "(absent)");
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</table>\n", f);
+    }
+
+    fputs("<h2>Per point</h2>\n<p class=\"key\"><span style=\"background:#f8d0d0\">slower "
+          "beyond noise</span><span style=\"background:#d0f0d0\">faster beyond noise</span>"
+          "<span style=\"background:#e8e8e8\">untested (failed)</span>unchanged: no colour. "
+          "Medians in ns; change = B / A - 1; p: Mann-Whitney; CI: bootstrap of B / A.</p>\n",
+          f);
+    const json_t *points = json_object_get(cmp, "points");
+    const char *bench = NULL;
+    for (size_t i = 0; i < json_array_size(points); i++) {
+        const json_t *p = json_array_get(points, i);
+        if (!bench || strcmp(bench, render_str(p, "benchmark")) != 0) {
+            if (bench)
+                fputs("</table>\n", f);
+            bench = render_str(p, "benchmark");
+            fputs("<h3>", f);
+            render_html_text(f, bench);
+            fputs("</h3>\n<table><tr><th>params</th><th>A</th><th>B</th><th>change</th>"
+                  "<th>p</th><th>ratio 95% CI</th><th>verdict</th></tr>\n",
+                  f);
+        }
+        render_row_t r;
+        render_row(p, &r);
+        fprintf(f, "<tr class=\"%s\"><td>", render_str(p, "verdict"));
+        render_html_text(f, r.params);
+        fprintf(f,
+                "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+                "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s",
+                r.a, r.b, r.change, r.p, r.ci, render_str(p, "verdict"));
+        if (json_object_get(p, "why")) {
+            fputs(": ", f);
+            render_html_text(f, render_str(p, "why"));
+        }
+        fputs("</td></tr>\n", f);
+    }
+    if (bench)
+        fputs("</table>\n", f);
+    for (int side = 0; side < 2; side++) {
+        const json_t *only = json_object_get(cmp, side ? "only_b" : "only_a");
+        if (!json_array_size(only))
+            continue;
+        fprintf(f, "<h2>Only in %s (%zu)</h2>\n<ul>\n", side ? "B" : "A", json_array_size(only));
+        for (size_t i = 0; i < json_array_size(only); i++) {
+            fputs("<li>", f);
+            render_html_text(f, render_str(json_array_get(only, i), "benchmark"));
+            fputc(' ', f);
+            render_html_text(f, render_str(json_array_get(only, i), "params"));
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
+    fputs("</body></html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
