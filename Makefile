@@ -6,7 +6,7 @@
 VERSION    := 0.1.0
 # Which MPI: Debian's default (Open MPI) unless told. MPI=mpich builds against Debian's
 # MPICH in its own tree and executable, so both builds can stand side by side; MPICC and
-# MPIRUN name any other MPI's compiler wrapper and launcher (README, "Other MPIs").
+# MPIRUN name any other MPI's compiler wrapper and launcher (README, "Another MPI").
 MPI        := openmpi
 MPICC      := mpicc
 MPIRUN     := mpirun

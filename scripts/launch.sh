@@ -46,7 +46,10 @@ case $flavour in
         # tests' build of tests/ucx_idle.c (MB_UCX_IDLE) is preloaded, which does.
         if [ "${MB_YIELD:-}" = 1 ] && [ -f "${MB_UCX_IDLE:-}" ]; then
             LD_PRELOAD="$(realpath "$MB_UCX_IDLE")${LD_PRELOAD:+ $LD_PRELOAD}"
-            export LD_PRELOAD
+            # An AddressSanitizer build (make asan MPI=mpich) would refuse a library
+            # preloaded ahead of its runtime; the shim allocates nothing.
+            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+            export LD_PRELOAD ASAN_OPTIONS
         fi
         # shellcheck disable=SC2086
         exec $MPIRUN "$@"
