@@ -4,7 +4,17 @@
 # Each of them first makes sure the Debian packages are there (scripts/deps.sh).
 
 VERSION    := 0.1.0
-CC         := mpicc
+# Which MPI: Debian's default (Open MPI) unless told. MPI=mpich builds against Debian's
+# MPICH in its own tree and executable, so both builds can stand side by side; MPICC and
+# MPIRUN name any other MPI's compiler wrapper and launcher (README, "Another MPI").
+MPI        := openmpi
+MPICC      := mpicc
+MPIRUN     := mpirun
+ifeq ($(MPI),mpich)
+MPICC      := mpicc.mpich
+MPIRUN     := mpiexec.mpich
+endif
+CC         := $(MPICC)
 PKGS       := hwloc gsl jansson inih zlib
 TEST_PKGS  := cmocka
 BUILD      := build
@@ -12,6 +22,10 @@ OPT        ?= -O2
 SANITIZE   ?=
 NP         ?= 2
 EXE        ?= mbsuite
+ifeq ($(MPI),mpich)
+BUILD      := build-mpich
+EXE        := mbsuite-mpich
+endif
 
 # pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
@@ -21,6 +35,11 @@ TEST_LIBS   = $(shell pkg-config --libs $(TEST_PKGS))
 
 # Messages are cut to their buffers on purpose: truncation warnings would be noise.
 WARN       := -Wall -Wextra -Werror -Wno-format-truncation
+# MPICH's MPI_STATUSES_IGNORE is the address 1, which GCC 12 takes for an array of size 0
+# passed to MPI_Waitall's MPI_Status[] parameter: a false stringop-overflow error.
+ifeq ($(MPI),mpich)
+WARN       += -Wno-stringop-overflow
+endif
 # OpenMP for the thread benchmarks (fork/join, barriers); pthreads for the rest.
 CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE) -fopenmp -pthread
 # Every folder of src/ holds headers; tests/lib holds the test-only helpers.
@@ -28,12 +47,12 @@ SRC_DIRS   := $(sort $(dir $(wildcard src/*/*.h)))
 CPPFLAGS   := -D_GNU_SOURCE $(addprefix -I,$(SRC_DIRS)) -I$(BUILD)
 LDFLAGS    := $(SANITIZE) -fopenmp -pthread
 
-# Open MPI's mpirun refuses root and more ranks than cores unless told; users need neither.
-export OMPI_ALLOW_RUN_AS_ROOT := 1
-export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
-# mbsuite binds each rank to a core itself; a launcher binding to one core also makes
-# libgomp give up spinning at start-up, which inflates OpenMP fork/join and barrier times.
-MPIRUN     := mpirun --oversubscribe --bind-to none
+# The launcher's own options (Open MPI's --oversubscribe, --bind-to none, running as root)
+# are scripts/launch.sh's business; the tests and make bench start ranks through it too.
+export MB_MPIRUN := $(MPIRUN)
+LAUNCH     := scripts/launch.sh
+# The tests and make bench run this tree's build (./ for an executable named bare).
+RUN_ENV    = MB_BUILD=$(BUILD) MB_EXE=$(if $(findstring /,$(EXE)),$(EXE),./$(EXE))
 
 LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -45,6 +64,10 @@ TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/t
               $(BUILD)/tests/check_mpi_sweep
 # The peers' methods (OSU's latency and bandwidth loops) beside mbsuite's in `make bench`.
 TOOL_BIN   += $(BUILD)/tests/ref_pingpong $(BUILD)/tests/ref_bw
+# MPICH polls without pause: the tests preload this where ranks share cores (ucx_idle.c).
+ifeq ($(MPI),mpich)
+TOOL_BIN   += $(BUILD)/tests/ucx_idle.so
+endif
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
@@ -90,21 +113,27 @@ $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
+# Plain gcc, not the MPI wrapper: preloaded into every process a test starts, it must not
+# bring an MPI library with it.
+$(BUILD)/tests/ucx_idle.so: tests/ucx_idle.c
+	@mkdir -p $(@D)
+	gcc -std=c11 -O2 $(WARN) -shared -fPIC -o $@ $< -ldl
+
 test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
-	$(MPIRUN) -np $(NP) ./mbsuite --config config/default.ini
+	$(LAUNCH) -np $(NP) $(if $(findstring /,$(EXE)),$(EXE),./$(EXE)) --config config/default.ini
 
 check: deps
 	@scripts/deps.sh check
 	@$(MAKE) --no-print-directory test-programs
-	@tests/run.sh
+	@$(RUN_ENV) tests/run.sh
 
 bench: deps
 	@scripts/deps.sh bench
 	@$(MAKE) --no-print-directory test-programs $(NODE_REF_BIN)
-	@scripts/bench.sh
+	@$(RUN_ENV) scripts/bench.sh
 
 # make bench's reference programs for the node figures (issue 15): the peers' methods
 # (STREAM, lmbench's lat_mem_rd and bw_mem) outside mbsuite, nothing of it linked in.
@@ -117,15 +146,15 @@ $(BUILD)/bench/ref_%: bench/ref_%.c
 # The same tests under AddressSanitizer and UBSan, in a separate build tree.
 asan: deps
 	@scripts/deps.sh check
-	@$(MAKE) --no-print-directory BUILD=build-asan EXE=build-asan/mbsuite OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)-asan EXE=$(BUILD)-asan/mbsuite OPT=-O1 \
 	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    test-programs
-	@MB_BUILD=build-asan MB_EXE=build-asan/mbsuite tests/run.sh
+	@MB_BUILD=$(BUILD)-asan MB_EXE=$(BUILD)-asan/mbsuite tests/run.sh
 
 format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan mbsuite
+	rm -rf build build-asan mbsuite build-mpich build-mpich-asan mbsuite-mpich
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

@@ -10,8 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MB_BUILD:-build}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-MPIRUN="mpirun --oversubscribe --bind-to none"
+EXE=${MB_EXE:-./mbsuite}
+# The MPI's launcher with its own options (scripts/launch.sh); its flavour found once.
+MPIRUN=scripts/launch.sh
+MB_MPI=${MB_MPI:-$(scripts/launch.sh --flavour)}
+export MB_MPI MB_UCX_IDLE="$BUILD/tests/ucx_idle.so"
 GET="$BUILD/tests/results_get"
 TMP=$(mktemp -d /tmp/mbsuite-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -22,7 +25,7 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 bench_harness() {
     echo "== harness (issue: foundation) =="
     t0=$(now)
-    $MPIRUN -np 2 ./mbsuite --config config/quick.ini --only 'harness.*' --out "$TMP/quick" >/dev/null 2>"$TMP/quick.log"
+    $MPIRUN -np 2 "$EXE" --config config/quick.ini --only 'harness.*' --out "$TMP/quick" >/dev/null 2>"$TMP/quick.log"
     t1=$(now)
     r="$TMP/quick/results.json"
     echo "clock: $($GET "$r" system.clock name), resolution $($GET "$r" system.clock resolution_ns) ns" \
@@ -41,7 +44,7 @@ bench_harness() {
         END { printf "%.2f", (hi - lo) / lo * 100 }'; }
     medians=() control=()
     for i in 1 2 3 4 5; do
-        $MPIRUN -np 1 ./mbsuite --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
+        $MPIRUN -np 1 "$EXE" --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
         medians+=("$($GET "$TMP/rep$i/results.json" harness.lrand48 median)")
         control+=("$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')")
     done
@@ -62,7 +65,7 @@ bench_preflight() {
     echo
     echo "== pre-flight (issue: per-node pre-flight) =="
     ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
-    mhz_line=$(./mbsuite mhz 2>&1 | head -1)
+    mhz_line=$("$EXE" mhz 2>&1 | head -1)
     mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
     echo "mbsuite mhz: $mhz_line"
     echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
@@ -70,7 +73,7 @@ bench_preflight() {
         echo "mhz / reference = $(calc '%.4f' "$mhz / $ref") (target within 1%: |ratio - 1| < 0.01)"
     fi
     t0=$(now)
-    $MPIRUN -np 2 ./mbsuite --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
+    $MPIRUN -np 2 "$EXE" --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
     t1=$(now)
     echo "default pre-flight at -np 2 (one node): $(calc '%.2f' "$($GET "$TMP/pre/results.json" preflight elapsed_s)") s" \
          "(target <= 10 s per node); whole run with harness.timer $(calc '%.2f' "$t1 - $t0") s"
@@ -84,7 +87,7 @@ bench_shm() {
     echo "== shared memory (issue: shm) =="
     sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/shm.ini"
     t0=$(now)
-    $MPIRUN -np 2 ./mbsuite --config "$TMP/shm.ini" --only 'shm.*' --out "$TMP/shm" >/dev/null 2>"$TMP/shm.log"
+    $MPIRUN -np 2 "$EXE" --config "$TMP/shm.ini" --only 'shm.*' --out "$TMP/shm" >/dev/null 2>"$TMP/shm.log"
     t1=$(now)
     r="$TMP/shm/results.json"
     echo "shm group, default config, -np 2: $(calc '%.1f' "$t1 - $t0") s wall (target < 60 s)"
@@ -114,14 +117,14 @@ bench_mpi() {
     # mbsuite's minimum over experiments is the like-for-like figure, its median the headline.
     sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/mpi.ini"
     t0=$(now)
-    $MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only mpi.pingpong --out "$TMP/pp" >/dev/null 2>"$TMP/pp.log"
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi.ini" --only mpi.pingpong --out "$TMP/pp" >/dev/null 2>"$TMP/pp.log"
     t1=$(now)
     r="$TMP/pp/results.json"
     echo "mbsuite: $(grep -o 'enough [^(]*([a-z]*)' "$TMP/pp.log" | head -1)"
     echo "mbsuite pingpong sweep 0 B..4 MiB (intra pair, 45 sizes): $(calc '%.1f' "$t1 - $t0") s wall" \
          "for the whole run (start-up and calibration included)," \
          "$(calc '%.1f' "$($GET "$r" mpi.pingpong elapsed_s)") s in the sweep itself"
-    if command -v NPopenmpi >/dev/null 2>&1; then
+    if [ "$MB_MPI" = openmpi ] && command -v NPopenmpi >/dev/null 2>&1; then
         t0=$(now)
         $MPIRUN -np 2 NPopenmpi -l 1 -u 4194304 -p 0 -o "$TMP/np.out" >/dev/null 2>&1
         t1=$(now)
@@ -136,7 +139,7 @@ bench_mpi() {
         printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 1M\n' >"$TMP/pp_round.ini"
         ratios_1=() ratios_1m=() mb_1=() mb_1m=() np_1=() np_1m=()
         for round in 1 2 3 4 5; do
-            $MPIRUN -np 2 ./mbsuite --config "$TMP/pp_round.ini" --only mpi.pingpong --out "$TMP/ppr$round" >/dev/null 2>&1
+            $MPIRUN -np 2 "$EXE" --config "$TMP/pp_round.ini" --only mpi.pingpong --out "$TMP/ppr$round" >/dev/null 2>&1
             $MPIRUN -np 2 NPopenmpi -l 1 -u 16 -p 0 -o "$TMP/np_small.out" >/dev/null 2>&1
             $MPIRUN -np 2 NPopenmpi -l 524288 -u 1048576 -p 0 -o "$TMP/np_large.out" >/dev/null 2>&1
             line="round $round:"
@@ -158,7 +161,7 @@ bench_mpi() {
         echo "best round / best round: 1 B $(calc '%.3f' "$(best "${mb_1[@]}") / $(best "${np_1[@]}")")," \
              "1 MiB $(calc '%.3f' "$(best "${mb_1m[@]}") / $(best "${np_1m[@]}")")"
     else
-        echo "NPopenmpi not installed (apt-get install netpipe-openmpi): no independent figure"
+        echo "NPopenmpi not installed (apt-get install netpipe-openmpi), or not this build's MPI: no independent figure"
     fi
     bw=$($GET "$r" mpi.pingpong bandwidth.median size_bytes=1048576 pair=intra)
     echo "pingpong 1 MiB bandwidth: $(calc '%.0f' "$bw / 1e6") MB/s (median)"
@@ -177,7 +180,7 @@ bench_mpiref() {
     sed -e 's/^time_budget = .*/time_budget = none/' -e 's/^max_size = .*/max_size = 1M/' \
         config/quick.ini >"$TMP/ref.ini"
     run_mbsuite() {
-        $MPIRUN -np 2 ./mbsuite --config "$TMP/ref.ini" --only 'mpi.pingpong,mpi.bw' \
+        $MPIRUN -np 2 "$EXE" --config "$TMP/ref.ini" --only 'mpi.pingpong,mpi.bw' \
             --out "$TMP/ref$1" >/dev/null 2>&1
     }
     run_refs() {
@@ -243,7 +246,7 @@ bench_fits() {
     # The default run's fits at -np 2 (p = 2 only), then a 4-rank run oversubscribed on this
     # 2-core machine for models in p (its figures are contended; the fits are the point).
     sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/mpi.ini"
-    $MPIRUN -np 2 ./mbsuite --config "$TMP/mpi.ini" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
+    $MPIRUN -np 2 "$EXE" --config "$TMP/mpi.ini" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
     read -r p2p n2p <<<"$($GET "$TMP/fit2/results.json" fits p2p)"
     read -r coll ncoll <<<"$($GET "$TMP/fit2/results.json" fits coll)"
     echo "-np 2: median held-out error, point-to-point: $p2p% over $n2p fits (target <= 5%);" \
@@ -259,7 +262,7 @@ bench_fits() {
         echo "-np 2: $name predicted from the tables: median |error| $err% over $npts points"
     done
     # SimGrid/SMPI replaying the exported platform against the measured pingpong.
-    if command -v smpicc >/dev/null && ./mbsuite export --simgrid "$TMP/fit2" --out "$TMP/sg" >/dev/null &&
+    if command -v smpicc >/dev/null && "$EXE" export --simgrid "$TMP/fit2" --out "$TMP/sg" >/dev/null &&
         smpicc -O1 -o "$TMP/sg/pingpong" tests/simgrid_pingpong.c >/dev/null 2>&1; then
         (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
             --cfg=smpi/simulate-computation:no ./pingpong 8 1024 65536 1048576 2>/dev/null) |
@@ -287,7 +290,7 @@ bench_fits() {
         echo "SimGrid replay: smpicc, or the export, not available"
     fi
     printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 64K\ncollective_max_size = 64K\n' >"$TMP/fit4.ini"
-    OMPI_MCA_mpi_yield_when_idle=1 $MPIRUN -np 4 ./mbsuite --config "$TMP/fit4.ini" --only 'mpi.*' --out "$TMP/fit4" >/dev/null 2>&1
+    MB_YIELD=1 $MPIRUN -np 4 "$EXE" --config "$TMP/fit4.ini" --only 'mpi.*' --out "$TMP/fit4" >/dev/null 2>&1
     read -r p2p n2p <<<"$($GET "$TMP/fit4/results.json" fits p2p)"
     read -r coll ncoll <<<"$($GET "$TMP/fit4/results.json" fits coll)"
     echo "-np 4 (oversubscribed): median held-out error, point-to-point: $p2p% over $n2p fits;" \
@@ -305,11 +308,11 @@ scaling_run() {
     name=$(basename "$config" .ini)
     dir="$TMP/scale-$name-$np"
     local -a env=() limit=()
-    [ "$np" -gt "$(nproc)" ] && env=(OMPI_MCA_mpi_yield_when_idle=1)
+    [ "$np" -gt "$(nproc)" ] && env=(MB_YIELD=1)
     [ -n "${MB_BENCH_TIMEOUT:-}" ] && limit=(timeout "$MB_BENCH_TIMEOUT")
     t0=$(now)
     # shellcheck disable=SC2086 # $MPIRUN is a command line: split on purpose
-    "${limit[@]}" env "${env[@]}" $MPIRUN -np "$np" ./mbsuite --config "$config" --out "$dir" \
+    "${limit[@]}" env "${env[@]}" $MPIRUN -np "$np" "$EXE" --config "$config" --out "$dir" \
         >"$dir.log" 2>&1 || rc=$?
     t1=$(now)
     local r="$dir/results.json" rss slowest
@@ -324,7 +327,7 @@ scaling_run() {
 bench_scaling() {
     echo
     echo "== scaling (issue: time accounting) =="
-    echo "whole runs under mpirun --oversubscribe --bind-to none on $(nproc) cores; wall s around mpirun;"
+    echo "whole runs under scripts/launch.sh ($MB_MPI) on $(nproc) cores; wall s around the launcher;"
     echo "peak RSS of rank 0 and the slowest benchmark from results.json's timings"
     printf '%-8s %4s %8s %8s %9s  %-32s %s\n' config np "wall s" target "RSS MiB" "slowest benchmark" status
     local np target
@@ -364,7 +367,7 @@ bench_node() {
     local -a triad triad_best triad_all read read_best copy ref_triad ref_triad_all ref_read ref_copy
     local -A lat ref_lat
     for r in $(seq "$rounds"); do
-        $MPIRUN -np 2 ./mbsuite --config "$TMP/node.ini" \
+        $MPIRUN -np 2 "$EXE" --config "$TMP/node.ini" \
             --only 'shm.stream_triad,shm.bandwidth,shm.latency' --out "$TMP/node$r" >/dev/null 2>&1 || true
         local j="$TMP/node$r/results.json"
         triad+=("$(nget "$j" shm.stream_triad bandwidth.median ranks=one)")
@@ -407,7 +410,7 @@ bench_node() {
         -e 's/^enough = auto/enough = 1ms/' config/default.ini >"$TMP/levels.ini"
     local -a found
     for r in $(seq "$level_runs"); do
-        $MPIRUN -np 1 ./mbsuite --config "$TMP/levels.ini" --only shm.latency --out "$TMP/lv$r" >/dev/null 2>&1 || true
+        $MPIRUN -np 1 "$EXE" --config "$TMP/levels.ini" --only shm.latency --out "$TMP/lv$r" >/dev/null 2>&1 || true
         found+=("$($GET "$TMP/lv$r/results.json" levels shm.latency 2>/dev/null || echo none)")
         echo "cache levels, run $r: ${found[-1]} (bytes where each plateau ends; open: memory)"
     done

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
  * "bandwidth.median", or "over_ranks.aggregate_bytes_per_s") of the first point of
- * benchmark BENCH whose params match, or FILE system.clock KEY or FILE preflight KEY for a clock or pre-flight figure, or
+ * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
+ * FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
  * (params with a pair) or collective fits, and how many; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
@@ -25,7 +26,7 @@
 static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock|preflight|timings KEY\n"
+                    "       results_get FILE system.clock|system.mpi|preflight|timings KEY\n"
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll|quality\n"
                     "       results_get FILE predictions errors\n"
@@ -268,8 +269,8 @@ int main(int argc, char **argv)
         goto done;
     }
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
-    if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "preflight") == 0 ||
-        strcmp(argv[2], "timings") == 0) {
+    if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "system.mpi") == 0 ||
+        strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0) {
         const json_t *obj = root;
         char path[256];
         snprintf(path, sizeof path, "%s", argv[2]);

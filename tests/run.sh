@@ -7,10 +7,11 @@ set -u
 cd "$(dirname "$0")/.."
 BUILD=${MB_BUILD:-build}
 EXE=${MB_EXE:-./mbsuite}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# The MPI's launcher with its own options (scripts/launch.sh); its flavour found once.
 # Oversubscribed ranks must yield their core while they wait, or they starve each other.
-export OMPI_MCA_mpi_yield_when_idle=1
-MPIRUN="mpirun --oversubscribe --bind-to none"
+MPIRUN=scripts/launch.sh
+MB_MPI=${MB_MPI:-$(scripts/launch.sh --flavour)}
+export MB_MPI MB_YIELD=1 MB_UCX_IDLE="$BUILD/tests/ucx_idle.so"
 TMP=$(mktemp -d /tmp/mbsuite-tests.XXXXXX)
 # The quick configuration without its time budget: a slow machine (or a sanitizer build)
 # must not coarsen the grids that the checks below count.
@@ -197,6 +198,17 @@ expect "MB_PROGRESS=bogus: a warning, and the run goes on" 0 \
 # shellcheck disable=SC2086
 expect "quick run: results.json valid and complete, its time accounted for" 0 ': ok' -- \
     "$BUILD/tests/check_results" --complete --expect-timings $expect_benches "$TMP/quick/results.json"
+# The report and results.json name the MPI library the executable runs on, the launcher's.
+case $MB_MPI in
+    openmpi) mpi_name='Open MPI' ;;
+    hydra) mpi_name='MPICH|Intel\(R\) MPI Library|MVAPICH2' ;;
+    *) mpi_name='[^ ].*' ;;
+esac
+expect "quick run: results.json names the MPI library ($MB_MPI launcher) and its version" 0 \
+    "^($mpi_name) [0-9]+\.[0-9][0-9a-z.]*\$" -- \
+    sh -c "echo \"\$(\"$BUILD/tests/results_get\" \"$TMP/quick/results.json\" system.mpi name) \$(\"$BUILD/tests/results_get\" \"$TMP/quick/results.json\" system.mpi version)\""
+expect "quick run: report.txt names the MPI library and its version" 0 \
+    "^  MPI +($mpi_name) [0-9]+\.[0-9][0-9a-z.]* \(MPI [0-9]\.[0-9]\)\$" -- cat "$TMP/quick/report.txt"
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
 expect "quick run: report.txt says where the time went" 0 \
     '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"

@@ -221,13 +221,16 @@ char *mb_sysinfo_binding(hwloc_topology_t topo)
 
 json_t *mb_sysinfo_mpi_env(char **envp)
 {
+    /* MPICH reads its settings as MPIR_CVAR_NAME (or MPICH_NAME). */
     static const char *const prefixes[] = {"OMPI_MCA_", "PMIX_MCA_", "UCX_", "FI_", "PSM2_",
-                                           "HCOLL_",    "I_MPI_",    "MV2_", "MPICH_"};
+                                           "HCOLL_",    "I_MPI_",    "MV2_", "MPICH_",
+                                           "MPIR_CVAR_"};
     /* Set by the launcher for its own plumbing (URIs, session directories, job ids): not
      * tuning, and different in every run. */
     static const char *const launcher[] = {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix",
                                            "OMPI_MCA_initial_wdir", "OMPI_MCA_shmem_RUNTIME_QUERY_hint",
-                                           "PMIX_MCA_psec", "PMIX_MCA_mca_base_component_show_load_errors"};
+                                           "PMIX_MCA_psec", "PMIX_MCA_mca_base_component_show_load_errors",
+                                           "MPIR_CVAR_CH3_INTERFACE_HOSTNAME" /* Hydra's */};
     json_t *env = json_object();
     for (char **e = envp; env && e && *e; e++) {
         const char *eq = strchr(*e, '=');

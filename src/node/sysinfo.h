@@ -59,7 +59,7 @@ uint64_t mb_sysinfo_memory_span_shared_bytes(uint64_t llc_bytes, uint64_t unknow
 char *mb_sysinfo_binding(hwloc_topology_t topo);
 
 /* The MPI tuning environment of envp: every variable whose name starts with OMPI_MCA_,
- * PMIX_MCA_, UCX_, FI_, PSM2_, HCOLL_, I_MPI_, MV2_ or MPICH_, as {"NAME": "value"},
+ * PMIX_MCA_, UCX_, FI_, PSM2_, HCOLL_, I_MPI_, MV2_, MPICH_ or MPIR_CVAR_, as {"NAME": "value"},
  * less the launcher's own plumbing (OMPI_MCA_orte_*, OMPI_MCA_ess*, URIs, session dirs). */
 json_t *mb_sysinfo_mpi_env(char **envp);
 

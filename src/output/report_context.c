@@ -132,12 +132,19 @@ static void report_context_mpi(FILE *f, const json_t *system)
 {
     const json_t *mpi = json_object_get(system, "mpi");
     const char *lib = mb_report_text_str(mpi, "library");
-    /* Open MPI's version string goes on with package and build details after a comma,
-     * MPICH's on further lines; what precedes them names the library. */
-    int liblen = lib ? (int)strcspn(lib, ",\n") : 1;
+    const char *name = mb_report_text_str(mpi, "name");
+    const char *version = mb_report_text_str(mpi, "version");
     report_context_label(f, "MPI");
-    fprintf(f, "%.*s (MPI %s)\n", liblen, lib ? lib : "-",
-            mb_report_text_dash(mb_report_text_str(mpi, "standard")));
+    if (name && version) {
+        fprintf(f, "%s %s", name, version);
+    } else {
+        /* Results from before name and version were recorded: Open MPI's version string
+         * goes on with package and build details after a comma, MPICH's on further lines;
+         * what precedes them names the library. */
+        int liblen = lib ? (int)strcspn(lib, ",\n") : 1;
+        fprintf(f, "%.*s", liblen, lib ? lib : "-");
+    }
+    fprintf(f, " (MPI %s)\n", mb_report_text_dash(mb_report_text_str(mpi, "standard")));
 
     const json_t *env = json_object_get(mpi, "env");
     const char *key;

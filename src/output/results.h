@@ -10,7 +10,7 @@
  * records: axes and their roles, model, loggp, measured_by, point status, failed_points):
  *   { "schema", "complete": bool, "started_utc", "finished_utc" (null until complete),
  *     "system": { "suite": {"name","version"}, "command_line": [..], "compiler", "cflags",
- *                 "mpi": {"library", "standard", "env": {VAR: value}},
+ *                 "mpi": {"name", "version", "library", "standard", "env": {VAR: value}},
  *                 "ranks", "nodes", "bindings": [{"rank","node","host","cpus"}],
  *                 "node_list": [node descriptions, see sysinfo.h],
  *                 "clock": {"name","nominal_resolution_ns","resolution_ns","overhead_ns",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "buildinfo.h"
+#include "mpi_library.h"
 #include "mpi_util.h"
 #include "sysinfo.h"
 
@@ -35,7 +36,11 @@ static json_t *provenance_mpi_json(void)
                                          [MPI_THREAD_MULTIPLE] = "multiple"};
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
-    return json_pack("{s:s, s:s, s:s, s:o}", "library", lib, "standard", standard,
+    /* The full text stays as the library printed it; name and version are read from it. */
+    char name[128], version[64];
+    mb_mpi_library_parse(lib, name, sizeof name, version, sizeof version);
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "name", name, "version", version,
+                     "library", lib, "standard", standard,
                      "thread_level", level >= 0 && level <= MPI_THREAD_MULTIPLE ? levels[level] : "?",
                      "env", mb_sysinfo_mpi_env(environ));
 }
