@@ -43,10 +43,13 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
               $(BUILD)/tests/check_mpi_sweep
+# The fuzz harnesses (tests/fuzz/fuzz_NAME.c): replay_NAME runs their corpus in make check.
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BIN := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay_%)
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
-.PHONY: all deps exe run check test-programs bench asan clean format
+.PHONY: all deps exe run check test-programs bench asan clean format fuzz fuzz-programs
 .DEFAULT_GOAL := all
 
 all: deps
@@ -88,7 +91,12 @@ $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
-test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
+# A fuzz harness fed its corpus by tests/fuzz/replay.c instead of libFuzzer (any compiler).
+$(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(PKG_LIBS)
+
+test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -110,10 +118,31 @@ asan: deps
 	    test-programs
 	@MB_BUILD=build-asan MB_EXE=build-asan/mbsuite tests/run.sh
 
+# libFuzzer harnesses (tests/fuzz/README.md): clang through the MPI wrapper, ASan and UBSan,
+# in their own build tree; each runs FUZZ_SECONDS and prints its execution count.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+# clang warns of GCC's optimize attribute (shm/) and of GCC-only warning options.
+FUZZ_WARN    := $(WARN) -Wno-unknown-warning-option -Wno-unknown-attributes
+
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@OMPI_CC=clang MPICH_CC=clang $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) \
+	    EXE=$(FUZZ_BUILD)/mbsuite OPT="-O1" WARN="$(FUZZ_WARN)" \
+	    SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	    fuzz-programs
+	@MB_FUZZ_BUILD=$(FUZZ_BUILD) tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-programs: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(PKG_LIBS)
+
 format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan mbsuite
+	rm -rf build build-asan build-fuzz mbsuite
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

@@ -3,6 +3,7 @@
 # Make sure mbsuite's Debian packages are installed. Idempotent and quick when they are:
 # as root it installs what is missing; otherwise it prints the exact apt-get line and fails.
 # `deps.sh bench` adds the independent tools `make bench` compares with.
+# `deps.sh fuzz` adds clang and its libFuzzer and sanitizer runtimes for `make fuzz`.
 set -eu
 
 # Keep in step with README.md's dependency table.
@@ -10,6 +11,9 @@ PACKAGES="make gcc pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc libg
 gnuplot-nox libjansson-dev libinih-dev libcmocka-dev libsimgrid-dev"
 if [ "${1:-}" = bench ]; then
     PACKAGES="$PACKAGES netpipe-openmpi likwid"
+fi
+if [ "${1:-}" = fuzz ]; then
+    PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 fi
 
 missing=""

@@ -88,6 +88,25 @@ static int plot_benchmark(mb_plot_ctx_t *c, const json_t *bench, size_t *memory_
     return rc;
 }
 
+int mb_plot_write_scripts(mb_plot_ctx_t *c)
+{
+    size_t i, memory_curves = 0;
+    const json_t *bench;
+    json_array_foreach(json_object_get(c->root, "benchmarks"), i, bench) {
+        if (!mb_plot_str(bench, "name") || !mb_record_ran(bench))
+            continue;
+        if (plot_benchmark(c, bench, &memory_curves) != 0)
+            return -1;
+    }
+    if (mb_plot_bandwidth(c) != 0)
+        return -1;
+    const json_t *preflight = json_object_get(c->root, "preflight");
+    if (json_is_object(preflight) &&
+        (mb_plot_perturb(c, preflight) != 0 || mb_plot_nodes(c, preflight) != 0))
+        return -1;
+    return 0;
+}
+
 int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err, size_t errlen)
 {
     *files = (mb_plot_files_t){0};
@@ -103,22 +122,7 @@ int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err
         snprintf(err, errlen, "%s: out of memory", dir);
         goto out;
     }
-    if (mb_mkdir_p(c.plots_dir, err, errlen) != 0)
-        goto out;
-
-    size_t i, memory_curves = 0;
-    const json_t *bench;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench) {
-        if (!mb_plot_str(bench, "name") || !mb_record_ran(bench))
-            continue;
-        if (plot_benchmark(&c, bench, &memory_curves) != 0)
-            goto out;
-    }
-    if (mb_plot_bandwidth(&c) != 0)
-        goto out;
-    const json_t *preflight = json_object_get(root, "preflight");
-    if (json_is_object(preflight) &&
-        (mb_plot_perturb(&c, preflight) != 0 || mb_plot_nodes(&c, preflight) != 0))
+    if (mb_mkdir_p(c.plots_dir, err, errlen) != 0 || mb_plot_write_scripts(&c) != 0)
         goto out;
 
     gnuplot = mb_plot_gnuplot_find();
