@@ -68,10 +68,13 @@ TOOL_BIN   += $(BUILD)/tests/ref_pingpong $(BUILD)/tests/ref_bw
 ifeq ($(MPI),mpich)
 TOOL_BIN   += $(BUILD)/tests/ucx_idle.so
 endif
+# The fuzz harnesses (tests/fuzz/fuzz_NAME.c): replay_NAME runs their corpus in make check.
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BIN := $(FUZZ_NAMES:%=$(BUILD)/tests/fuzz/replay_%)
 EXAMPLE_SRC:= $(wildcard examples/*.c)
 EXAMPLE_BIN:= $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
-.PHONY: all deps exe run check test-programs bench asan clean format
+.PHONY: all deps exe run check test-programs bench asan clean format fuzz fuzz-programs
 .DEFAULT_GOAL := all
 
 all: deps
@@ -119,7 +122,12 @@ $(BUILD)/tests/ucx_idle.so: tests/ucx_idle.c
 	@mkdir -p $(@D)
 	gcc -std=c11 -O2 $(WARN) -shared -fPIC -o $@ $< -ldl
 
-test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
+# A fuzz harness fed its corpus by tests/fuzz/replay.c instead of libFuzzer (any compiler).
+$(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(PKG_LIBS)
+
+test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -151,10 +159,31 @@ asan: deps
 	    test-programs
 	@MB_BUILD=$(BUILD)-asan MB_EXE=$(BUILD)-asan/mbsuite tests/run.sh
 
+# libFuzzer harnesses (tests/fuzz/README.md): clang through the MPI wrapper, ASan and UBSan,
+# in their own build tree; each runs FUZZ_SECONDS and prints its execution count.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+# clang warns of GCC's optimize attribute (shm/) and of GCC-only warning options.
+FUZZ_WARN    := $(WARN) -Wno-unknown-warning-option -Wno-unknown-attributes
+
+fuzz: deps
+	@scripts/deps.sh fuzz
+	@OMPI_CC=clang MPICH_CC=clang $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) \
+	    EXE=$(FUZZ_BUILD)/mbsuite OPT="-O1" WARN="$(FUZZ_WARN)" \
+	    SANITIZE="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	    fuzz-programs
+	@MB_FUZZ_BUILD=$(FUZZ_BUILD) tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-programs: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(PKG_LIBS)
+
 format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan mbsuite build-mpich build-mpich-asan mbsuite-mpich
+	rm -rf build build-asan build-fuzz mbsuite build-mpich build-mpich-asan mbsuite-mpich
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

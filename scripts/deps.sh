@@ -4,6 +4,7 @@
 # as root it installs what is missing; otherwise it prints the exact apt-get line and fails.
 # `deps.sh bench` adds the independent tools `make bench` compares with; `deps.sh check`
 # the tests' headless browser.
+# `deps.sh fuzz` adds clang and its libFuzzer and sanitizer runtimes for `make fuzz`.
 set -eu
 
 # Keep in step with README.md's dependency table.
@@ -16,6 +17,9 @@ if [ "${1:-}" = check ]; then
 fi
 if [ "${1:-}" = bench ]; then
     PACKAGES="$PACKAGES netpipe-openmpi likwid"
+fi
+if [ "${1:-}" = fuzz ]; then
+    PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 fi
 
 missing=""

@@ -61,6 +61,16 @@ for t in "$BUILD"/tests/test_*; do
     fi
 done
 
+# --- the fuzz harnesses' seed corpus and regression inputs, each once (tests/fuzz/) ---
+for r in "$BUILD"/tests/fuzz/replay_*; do
+    [ -x "$r" ] || continue
+    name=${r##*/replay_}
+    dirs=(tests/fuzz/corpus/"$name")
+    [ -d "tests/fuzz/regressions/$name" ] && dirs+=(tests/fuzz/regressions/"$name")
+    expect "fuzz harness $name replays its corpus and regressions" 0 '^replayed [1-9][0-9]* inputs' -- \
+        "$r" "${dirs[@]}"
+done
+
 # Under `make asan`, from here on: Open MPI's plugins allocate at start-up and are unloaded
 # before exit, so their leak reports have no symbols to suppress; the unit tests above
 # keep leak checking, the address and UB checks stay on everywhere.
@@ -96,6 +106,7 @@ for b in $( (grep -oE '^MB_BENCH\([a-z0-9_]+\)' src/run/bench_list.def | sed -E 
     expect "--list shows $b" 0 "^$b " -- "$EXE" --list
 done
 expect "an unknown option is refused" 2 "unknown option '--bogus'" -- "$EXE" --bogus
+expect "an unknown short option in a cluster is named" 2 "unknown option '-x'" -- "$EXE" -xy
 expect "a missing option value is refused" 2 "option '--config' needs a value" -- "$EXE" --config
 expect "a stray argument is refused" 2 "unexpected argument 'extra'" -- "$EXE" extra
 

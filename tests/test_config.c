@@ -518,6 +518,44 @@ static void test_read_file_accepts(void **state)
     unlink(path);
 }
 
+/* Text in memory is held to what a file is: the same refusals and messages; it needs no
+ * terminating NUL, and one inside it is binary data. */
+static void test_parse_buffer(void **state)
+{
+    (void)state;
+    mb_config_t c, want_cfg;
+    char err[512] = "";
+    static const char text[] = "[run]\nmin_experiments = 12\n[run]\nmin_experiments = 13";
+    mb_config_defaults(&c);
+    /* only the first 27 bytes: the second section is not read */
+    if (mb_config_parse_buffer(&c, text, 27, "mem.ini", err, sizeof err) != 0)
+        fail_msg("%s", err);
+    mb_config_defaults(&want_cfg);
+    assert_int_equal(
+        mb_config_parse_string(&want_cfg, "[run]\nmin_experiments = 12\n", "t", err, sizeof err),
+        0);
+    assert_memory_equal(&c, &want_cfg, sizeof c);
+
+    static const char nul[] = "[run]\nmin_experiments = 1\0 1\n";
+    assert_int_equal(mb_config_parse_buffer(&c, nul, sizeof nul - 1, "mem.ini", err, sizeof err),
+                     -1);
+    assert_string_equal(err, "mem.ini:2: a NUL byte: binary data, not a configuration file");
+    static const char esc[] = "[run]\n\x1b[31m\n";
+    assert_int_equal(mb_config_parse_buffer(&c, esc, sizeof esc - 1, NULL, err, sizeof err), -1);
+    assert_string_equal(
+        err, "<string>:2: control character 0x1b: binary data, not a configuration file");
+    assert_int_equal(mb_config_parse_buffer(&c, "[bar]\n", 6, "mem.ini", err, sizeof err), -1);
+    assert_string_equal(err, "mem.ini:1: unknown section [bar]");
+
+    char *big = malloc(MiB + 1);
+    assert_non_null(big);
+    memset(big, '\n', MiB + 1);
+    assert_int_equal(mb_config_parse_buffer(&c, big, MiB + 1, "big.ini", err, sizeof err), -1);
+    assert_string_equal(err, "big.ini: 1048577 bytes, larger than 1 MiB: not a configuration file");
+    assert_int_equal(mb_config_parse_buffer(&c, big, MiB, "big.ini", NULL, 0), 0);
+    free(big);
+}
+
 static void test_error_buffer(void **state)
 {
     (void)state;
@@ -555,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_read_file_refuses),
         cmocka_unit_test(test_read_file_long_stream),
         cmocka_unit_test(test_read_file_accepts),
+        cmocka_unit_test(test_parse_buffer),
         cmocka_unit_test(test_error_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,7 +90,7 @@ static int plot_benchmark(mb_plot_ctx_t *c, const json_t *bench, size_t *memory_
 
 /* Every plot of c->root: one per benchmark that ran, bandwidth, the pre-flight's two.
  * Returns 0, or -1 with c->err. */
-static int plot_all(mb_plot_ctx_t *c)
+int mb_plot_write_scripts(mb_plot_ctx_t *c)
 {
     size_t i, memory_curves = 0;
     const json_t *bench;
@@ -120,7 +120,7 @@ int mb_plot_plan(const json_t *root, const char *dir, mb_plot_files_t *files, ch
         snprintf(err, errlen, "%s: out of memory", dir);
         return -1;
     }
-    int rc = plot_all(&c);
+    int rc = mb_plot_write_scripts(&c);
     free(c.plots_dir);
     return rc;
 }
@@ -140,10 +140,7 @@ int mb_plot_results_dir_files(const char *dir, mb_plot_files_t *files, char *err
         snprintf(err, errlen, "%s: out of memory", dir);
         goto out;
     }
-    if (mb_mkdir_p(c.plots_dir, err, errlen) != 0)
-        goto out;
-
-    if (plot_all(&c) != 0)
+    if (mb_mkdir_p(c.plots_dir, err, errlen) != 0 || mb_plot_write_scripts(&c) != 0)
         goto out;
 
     gnuplot = mb_plot_gnuplot_find();

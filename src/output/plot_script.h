@@ -98,4 +98,8 @@ const char *mb_plot_parts_clauses(const mb_plot_parts_t *p);
 /* Set c->err to "plot WHAT: out of memory" and return -1. */
 int mb_plot_oom(mb_plot_ctx_t *c, const char *what);
 
+/* Every plot's NAME.dat and NAME.gp for c->root into c->plots_dir (which exists), listed in
+ * c->files; no gnuplot (plot.c). Returns 0, or -1 with c->err. */
+int mb_plot_write_scripts(mb_plot_ctx_t *c);
+
 #endif

@@ -81,7 +81,9 @@ static char *plot_series_label(const json_t *bench, const json_t *params, const 
         return NULL;
     const char *sep = "";
     if (prefix) {
-        fputs(mb_plot_str(bench, "name"), t.f);
+        /* The plots pass named benchmarks only; a caller need not (found by tests/fuzz). */
+        const char *name = mb_plot_str(bench, "name");
+        fputs(name ? name : "(unnamed)", t.f);
         sep = " ";
     }
     size_t i;

@@ -60,6 +60,12 @@ int mb_config_parse_string(mb_config_t *cfg, const char *text, const char *filen
  * Returns NULL with "PATH: what is wrong" (or "PATH:LINE: ...") in err. */
 char *mb_config_read_file(const char *path, char *err, size_t errlen);
 
+/* Apply the bytes buf[0..len) (not NUL-terminated) as mb_config_load_file applies a file:
+ * the same refusals of binary data and of more than 1 MiB, the same messages, naming
+ * `name`. For text already in memory (and the fuzzer, tests/fuzz/). Returns 0 or -1. */
+int mb_config_parse_buffer(mb_config_t *cfg, const char *buf, size_t len, const char *name,
+                           char *err, size_t errlen);
+
 /* Read (as mb_config_read_file) and apply the INI file at path. Returns 0, or -1 with a
  * message naming the file, and the line where there is one. */
 int mb_config_load_file(mb_config_t *cfg, const char *path, char *err, size_t errlen);

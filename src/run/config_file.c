@@ -113,6 +113,37 @@ fail:
     return NULL;
 }
 
+int mb_config_parse_buffer(mb_config_t *cfg, const char *buf, size_t len, const char *name,
+                           char *err, size_t errlen)
+{
+    char sink[1];
+    if (!err || errlen == 0) {
+        err = sink;
+        errlen = sizeof sink;
+    }
+    name = name ? name : "<string>";
+    if (len > FILE_MAX_BYTES) {
+        snprintf(err, errlen, "%s: %zu bytes, larger than 1 MiB: not a configuration file", name,
+                 len);
+        return -1;
+    }
+    const char *bad = file_find_binary(buf, len);
+    if (bad) {
+        file_binary_error(name, buf, (size_t)(bad - buf), err, errlen);
+        return -1;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        return -1;
+    }
+    memcpy(text, buf, len);
+    text[len] = '\0';
+    int rc = mb_config_parse_string(cfg, text, name, err, errlen);
+    free(text);
+    return rc;
+}
+
 int mb_config_load_file(mb_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     char *text = mb_config_read_file(path, err, errlen);

@@ -97,7 +97,9 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
 {
     *opts = (mb_options_t){.action = MB_ACTION_RUN};
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc then forgets the previous argv (its place in a cluster such as -xy),
+     * so that a second parse in one process reads only its own. */
+    optind = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":", options_long, NULL)) != -1) {
         switch (c) {
@@ -129,7 +131,15 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
             snprintf(err, errlen, "option '%s' needs a value (see mbsuite --help)", argv[optind - 1]);
             return -1;
         default:
-            snprintf(err, errlen, "unknown option '%s' (see mbsuite --help)", argv[optind - 1]);
+            /* No short option is known. In a cluster (-xy) optind stays on it, so
+             * argv[optind - 1] is the argument before (argv[0] at first): name the letter.
+             * A long option given a value it does not take (--help=x) sets optopt too. */
+            if (optopt &&
+                !(strncmp(argv[optind - 1], "--", 2) == 0 && strchr(argv[optind - 1], '=')))
+                snprintf(err, errlen, "unknown option '-%c' (see mbsuite --help)", optopt);
+            else
+                snprintf(err, errlen, "unknown option '%s' (see mbsuite --help)",
+                         argv[optind - 1]);
             return -1;
         }
     }
