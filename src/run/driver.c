@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "driver.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -164,6 +165,38 @@ static json_t *driver_calibration_json(const mb_node_layout_t *layout, const mb_
     json_t *all = mb_mpi_gather_json(layout->leaders, mine);
     json_decref(mine);
     return all;
+}
+
+/* Rank 0, before anything is measured: --out may name a directory to be created, or an
+ * empty one (made by a job script); one that holds files (an earlier run's?) is refused
+ * unless --force, since a run never overwrites another silently. */
+static int driver_check_out_dir(const char *dir, bool force, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!dir || force || stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--out %s: exists and is not a directory", dir);
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "--out %s: cannot read: %s", dir, strerror(errno));
+        return -1;
+    }
+    bool empty = true;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    if (!empty) {
+        snprintf(err, errlen,
+                 "--out %s: the directory exists and holds files (an earlier run?); mbsuite "
+                 "never overwrites a run: give a new --out, or add --force to replace the "
+                 "run's files in it",
+                 dir);
+        return -1;
+    }
+    return 0;
 }
 
 /* results/<UTC time>-<host>, with a numeric suffix if a run in the same second took it. */
@@ -448,7 +481,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
     json_t *preflight = NULL, *calibration = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
-    char err[1024];
+    char err[1024] = "";
     if (!cfg || !selected || !plan)
         mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
 
@@ -463,6 +496,11 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         driver_error(rank, "%s", err);
         goto done;
     }
+    bool out_ok = rank != 0 || driver_check_out_dir(opts->out_dir, opts->force, err, sizeof err) == 0;
+    if (!out_ok)
+        driver_error(rank, "%s", err);
+    if (!driver_root_ok(comm, out_ok))
+        goto done;
     mb_sysinfo_set_memory_span_cap(cfg->shm_memory_max);
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     ctx = (mb_context_t){.config = cfg, .timing = &timing, .topology = topo,
@@ -565,7 +603,10 @@ done:
         /* Written by the close below; main adds the plots once they are drawn. */
         driver_record_timings(timings, results, false);
         size_t failed_points = mb_results_failed_points(results);
-        if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
+        char why[1200];
+        snprintf(why, sizeof why, "the run stopped on an error: %s",
+                 err[0] ? err : "see its standard error");
+        if (mb_results_close(results, status == 0, why, err, sizeof err) != 0) {
             fprintf(stderr, "mbsuite: error: %s\n", err);
             status = 1;
         } else {

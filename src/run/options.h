@@ -4,6 +4,7 @@
 #ifndef MB_OPTIONS_H
 #define MB_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,7 @@ typedef struct mb_options {
     const char *out_dir;     /* NULL: results/<UTC time>-<host> */
     const char *only;        /* comma-separated globs, NULL for all */
     double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
+    bool force;              /* --force: write into an --out directory that holds files */
 } mb_options_t;
 
 /* A command run as `mbsuite NAME ARGS...`, without MPI: the pre-flight's tests alone, or
