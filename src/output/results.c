@@ -34,14 +34,17 @@ static pthread_mutex_t results_lock = PTHREAD_MUTEX_INITIALIZER;
 static mb_results_t *results_live;
 static json_t *results_live_bench;  /* the benchmark's header and its finished points */
 static json_t *results_live_point;  /* the point being measured, as a failed record */
+static json_t *results_live_extra;  /* keys the driver adds to the record after it */
 static bool results_interrupted;    /* written for good: no later write may undo it */
+static struct timespec results_live_began;
 
 /* With the lock held: the benchmark is finished (or given up). */
 static void results_live_end(void)
 {
     json_decref(results_live_bench);
     json_decref(results_live_point);
-    results_live_bench = results_live_point = NULL;
+    json_decref(results_live_extra);
+    results_live_bench = results_live_point = results_live_extra = NULL;
 }
 
 /* ISO 8601 UTC to the second, e.g. "2026-11-21T08:00:00Z"; null if the clock fails. */
@@ -67,6 +70,21 @@ static int results_json_writer(FILE *f, void *arg)
 static int results_report_writer(FILE *f, void *arg)
 {
     return mb_report_write(f, (const json_t *)arg);
+}
+
+static int results_points_writer(FILE *f, void *arg)
+{
+    return mb_points_csv_write(f, (const json_t *)arg);
+}
+
+/* An interrupted run's last write: the same files in the same order, without fsync, since
+ * SIGKILL follows SIGTERM within a second (results.h: mb_results_interrupt). */
+static int results_write_now(const mb_results_t *r, char *err, size_t errlen)
+{
+    if (mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
+        mb_file_write_atomic_nosync(r->points_path, results_points_writer, r->root, err, errlen) != 0)
+        return -1;
+    return mb_file_write_atomic_nosync(r->report_path, results_report_writer, r->root, err, errlen);
 }
 
 /* results.json first: it is the record; points.csv and the report are derived from it. */
@@ -224,8 +242,19 @@ void mb_results_live_begin(const json_t *header)
     json_decref(results_live_point);
     results_live_point = NULL;
     results_live_bench = results_live ? json_deep_copy(header) : NULL;
+    clock_gettime(CLOCK_MONOTONIC, &results_live_began);
     if (results_live_bench && !json_is_array(json_object_get(results_live_bench, "points")))
         json_object_set_new(results_live_bench, "points", json_array());
+    pthread_mutex_unlock(&results_lock);
+}
+
+void mb_results_live_extra(const char *key, const json_t *value)
+{
+    pthread_mutex_lock(&results_lock);
+    if (results_live && !results_live_extra)
+        results_live_extra = json_object();
+    if (results_live_extra && value)
+        json_object_set_new(results_live_extra, key, json_deep_copy(value));
     pthread_mutex_unlock(&results_lock);
 }
 
@@ -262,8 +291,15 @@ static void results_add_live(mb_results_t *r, const char *reason)
         results_live_point = NULL;
         failed++;
     }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double elapsed_s = (double)(now.tv_sec - results_live_began.tv_sec) +
+                       (double)(now.tv_nsec - results_live_began.tv_nsec) / 1e9;
     json_object_set_new(bench, "failed_points", json_integer(failed));
+    json_object_set_new(bench, "elapsed_s", json_real(elapsed_s));
     json_object_set_new(bench, "interrupted", json_string(reason));
+    if (results_live_extra)
+        json_object_update(bench, results_live_extra);
     json_array_append_new(json_object_get(r->root, "benchmarks"), bench);
     json_object_set_new(r->root, "failed_points",
                         json_integer(json_integer_value(json_object_get(r->root, "failed_points")) +
@@ -283,8 +319,8 @@ int mb_results_interrupt(const char *reason, char *err, size_t errlen)
     if (results_live_bench)
         results_add_live(r, reason);
     json_object_set_new(r->root, "incomplete_reason", json_string(reason));
-    /* results.json first (results_write's order): the record, if time runs out. */
-    int rc = results_write(r, err, errlen);
+    /* results.json first: the record, if time runs out. */
+    int rc = results_write_now(r, err, errlen);
     pthread_mutex_unlock(&results_lock);
     return rc;
 }

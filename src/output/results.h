@@ -71,6 +71,10 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
 void mb_results_live_begin(const json_t *header);
 void mb_results_live_point(json_t *failed_record, const json_t *finished);
 
+/* Before the benchmark is measured: a key its record gets afterwards from the driver
+ * (value copied), for the interrupted record too. */
+void mb_results_live_extra(const char *key, const json_t *value);
+
 /* From any thread, once (a signal, a hung point): the open results, with the benchmark
  * being measured as far as it went (its point in progress failed with reason), marked
  * "complete": false with "incomplete_reason": reason, rewritten now. Later writes of the

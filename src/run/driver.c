@@ -419,12 +419,14 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 mb_progress_bench_skipped(i, plan[i].bench->name, plan[i].skip_reason);
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
-            if (ctx->rank == 0)
-                driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
-            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
-            mb_sysinfo_set_memory_span_cap(span_cap);
             /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
             json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
+            if (ctx->rank == 0) {
+                driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
+                mb_results_live_extra("node_noise", noise);
+            }
+            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress);
+            mb_sysinfo_set_memory_span_cap(span_cap);
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
         }
