@@ -3,7 +3,7 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling); none named runs them all. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
+# scaling, faults); none named runs them all. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
@@ -266,7 +266,22 @@ bench_scaling() {
     scaling_run config/default.ini 2 "<= 90"
 }
 
-SECTIONS=(harness preflight shm mpi fits scaling)
+# Issue 17: kill one rank 20 times (tests/faults.sh's trials; its other fault checks run
+# once each) and mhz under stress-ng on every core against a quiet reading.
+bench_faults() {
+    echo "== faults (issue 17) =="
+    local log="$TMP/faults.log"
+    MB_BUILD="$BUILD" tests/faults.sh 20 >"$log" 2>&1 || true
+    grep -E '^FAIL' "$log" | sed 's/^/  /' || true
+    sed -nE 's/^# kill-one-rank: ([0-9]+) of ([0-9]+) trials ended with a valid results.json; slowest ([0-9.]+) s/kill one rank: \1 of \2 trials ended with a valid results.json, slowest \3 s (target: 20 of 20 within 10 s)/p' "$log"
+    echo "mhz under stress-ng --cpu $(nproc) (target: within 1% of a quiet reading, or 'too busy'):"
+    local i
+    for i in 1 2 3 4 5; do
+        echo "  $(MB_MHZ_TOL_PCT=100 tests/mhz_stress.sh ./mbsuite 4 | head -1)"
+    done
+}
+
+SECTIONS=(harness preflight shm mpi fits scaling faults)
 if [ $# -eq 0 ]; then
     set -- "${SECTIONS[@]}"
 fi

@@ -7,7 +7,7 @@ set -eu
 
 # Keep in step with README.md's dependency table.
 PACKAGES="make gcc pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc libgsl-dev \
-gnuplot-nox libjansson-dev libinih-dev libcmocka-dev libsimgrid-dev"
+gnuplot-nox libjansson-dev libinih-dev libcmocka-dev libsimgrid-dev stress-ng"
 if [ "${1:-}" = bench ]; then
     PACKAGES="$PACKAGES netpipe-openmpi likwid"
 fi

@@ -19,7 +19,7 @@
 extern const char *const mb_mhz_expr_text[MB_MHZ_NEXPR];
 
 typedef struct mb_mhz_opts {
-    int measurements;  /* outer-loop passes over the nine expressions (seed 000 7); >= 2 */
+    int measurements;  /* outer-loop passes per half (seed 000 7; two halves); >= 2 */
     int max_attempts;  /* tries before "system too busy" (seed: 3) */
 } mb_mhz_opts_t;
 
