@@ -212,8 +212,10 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
 {
     int ret = -1;
     pthread_mutex_lock(&results_lock);
-    if (results_live == r)
+    if (results_live == r) {
         results_live = NULL;
+        results_live_end();
+    }
     if (results_interrupted) {
         /* The interrupted record stays: the process is on its way out. */
         pthread_mutex_unlock(&results_lock);
