@@ -248,7 +248,7 @@ launcher=$!
 finish "$t0" hang
 # point_timeout 3 s: the watchdog fires at 6 s. Shorter, a point that is merely slow on a
 # machine loaded many times over (load 25 on 2 cores seen) could outlast it.
-if check_incomplete hang "hung point (peer never arrives)" 'hung: mpi\.pingpong size_bytes=1 pair=intra still unfinished after 6 s'; then
+if check_incomplete hang "hung point (peer never arrives)" 'hung: mpi\.pingpong size_bytes=2 pair=intra still unfinished after 6 s'; then
     # The pingpong's record: points measured before the hung one, and the hung one failed.
     if grep -q '"reason": "hung: mpi\.pingpong ' "$TMP/hang/results.json" &&
         grep -q '"interrupted": "hung: ' "$TMP/hang/results.json" &&
