@@ -3,8 +3,8 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling, mpiref, node); none named runs them all. mpiref: MB_BENCH_ROUNDS=N alternations.
-# Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
+# scaling, mpiref, node, faults); none named runs them all. mpiref: MB_BENCH_ROUNDS=N
+# alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
@@ -427,7 +427,23 @@ bench_node() {
     grep -A12 '^cache levels from' "$TMP/lv1/report.txt" 2>/dev/null | grep -E '^  L[0-9]' || true
 }
 
-SECTIONS=(harness preflight shm mpi fits scaling mpiref node)
+
+# Issue 17: kill one rank 20 times (tests/faults.sh's trials; its other fault checks run
+# once each) and mhz under stress-ng on every core against a quiet reading.
+bench_faults() {
+    echo "== faults (issue 17) =="
+    local log="$TMP/faults.log"
+    MB_BUILD="$BUILD" tests/faults.sh 20 >"$log" 2>&1 || true
+    grep -E '^FAIL' "$log" | sed 's/^/  /' || true
+    sed -nE 's/^# kill-one-rank: ([0-9]+) of ([0-9]+) trials ended with a valid results.json; slowest ([0-9.]+) s/kill one rank: \1 of \2 trials ended with a valid results.json, slowest \3 s (target: 20 of 20 within 10 s)/p' "$log"
+    echo "mhz under stress-ng --cpu $(nproc) (target: within 1% of a quiet reading, or 'too busy'):"
+    local i
+    for i in 1 2 3 4 5; do
+        echo "  $(MB_MHZ_TOL_PCT=100 tests/mhz_stress.sh "$EXE" 4 | head -1)"
+    done
+}
+
+SECTIONS=(harness preflight shm mpi fits scaling mpiref node faults)
 if [ $# -eq 0 ]; then
     set -- "${SECTIONS[@]}"
 fi

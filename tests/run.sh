@@ -556,6 +556,25 @@ expect "killed run: marked incomplete" 0 '"complete": false' -- cat "$TMP/killed
 expect "killed run: its timings hold the phases so far" 0 '"name": "benchmarks"' -- \
     sh -c "grep -q '\"name\": \"calibration\"' \"$TMP/killed/results.json\" && cat \"$TMP/killed/results.json\""
 
+# --- faults (issue 17): killed ranks, signals, a full disk, an existing --out, a hung point ---
+faults_log="$TMP/faults.log"
+MB_BUILD="$BUILD" MB_EXE="$EXE" tests/faults.sh 2 >"$faults_log" 2>&1
+while read -r line; do
+    case "$line" in
+        "ok "*) pass "faults: ${line#ok*- }" ;;
+        "skip "*) skip "faults: ${line#skip - }" ;;
+        "FAIL "*) fail "faults: ${line#FAIL - }" "$faults_log" ;;
+    esac
+done <"$faults_log"
+
+# --- mhz under load (issue 17): a figure within tolerance of a quiet reading, or "too busy" ---
+if command -v stress-ng >/dev/null; then
+    expect "mhz under stress-ng on every core: the right clock or 'too busy'" 0 '^(within|too busy)' -- \
+        tests/mhz_stress.sh "$EXE"
+else
+    skip "mhz under stress-ng: stress-ng not installed (scripts/deps.sh installs it)"
+fi
+
 # --- pre-flight (seed 000 mhz, seed 002 perturbation test) ---
 expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep their 100 copies' -- \
     tests/mhz_disasm_check.sh "$BUILD/src/node/mhz_expr.o"

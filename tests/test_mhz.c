@@ -248,6 +248,91 @@ static void test_json_print(void **state)
     free(buf);
 }
 
+/* mb_mhz_verdict on synthetic windows (npasses x nine expressions, in time order): each
+ * window is whole ticks x tick, times (1 + |noise|) for timing jitter, times slow for a
+ * window that lost time to another process. */
+#define VERDICT_PASSES 22
+static void verdict_windows(double tick, double busy_share, double first_slow, double second_slow,
+                            uint64_t *s, double *w)
+{
+    for (int p = 0; p < VERDICT_PASSES; ++p)
+        for (size_t k = 0; k < MB_MHZ_NEXPR; ++k) {
+            double v = zen_counts[k] * tick * (1.0 + fabs(noise(s, 0.001)));
+            v *= p < VERDICT_PASSES / 2 ? first_slow : second_slow;
+            /* A preempted window: 20% to 300% longer. */
+            if (fabs(noise(s, 1.0)) < busy_share)
+                v *= 1.2 + 2.8 * fabs(noise(s, 1.0));
+            w[p * MB_MHZ_NEXPR + k] = v;
+        }
+}
+
+/* Quiet windows: the tick within 0.5%, both halves agreeing. */
+static void test_verdict_quiet(void **state)
+{
+    (void)state;
+    uint64_t s = 0x1234567u;
+    double w[VERDICT_PASSES * MB_MHZ_NEXPR];
+    for (int rep = 0; rep < 10; ++rep) {
+        verdict_windows(0.3, 0.0, 1.0, 1.0, &s, w);
+        mb_mhz_result_t r;
+        mb_mhz_verdict(w, VERDICT_PASSES, &r);
+        assert_true(r.ok);
+        assert_rel(r.mhz, 1000.0 / 0.3, 0.005);
+        assert_rel(r.mhz_halves[0], 1000.0 / 0.3, 0.005);
+        assert_rel(r.mhz_halves[1], 1000.0 / 0.3, 0.005);
+    }
+}
+
+/* Half the windows preempted at random (a core shared in time slices): the minima are the
+ * undisturbed windows, so the figure is still right. */
+static void test_verdict_preempted(void **state)
+{
+    (void)state;
+    uint64_t s = 0xabcdef12345u;
+    double w[VERDICT_PASSES * MB_MHZ_NEXPR];
+    for (int rep = 0; rep < 10; ++rep) {
+        verdict_windows(0.3, 0.5, 1.0, 1.0, &s, w);
+        mb_mhz_result_t r;
+        mb_mhz_verdict(w, VERDICT_PASSES, &r);
+        assert_true(r.ok);
+        assert_rel(r.mhz, 1000.0 / 0.3, 0.005);
+    }
+}
+
+/* Contention that starts (or ends) half-way, slowing every window after it by 40% (the
+ * issue's -42%): the halves disagree, so no figure, whichever half is the busy one. */
+static void test_verdict_halves_disagree(void **state)
+{
+    (void)state;
+    uint64_t s = 0x5555u;
+    double w[VERDICT_PASSES * MB_MHZ_NEXPR];
+    const double slow[2][2] = {{1.0, 1.72}, {1.72, 1.0}};
+    for (int c = 0; c < 2; ++c) {
+        verdict_windows(0.3, 0.0, slow[c][0], slow[c][1], &s, w);
+        mb_mhz_result_t r;
+        mb_mhz_verdict(w, VERDICT_PASSES, &r);
+        assert_false(r.ok);
+        assert_non_null(strstr(r.why, "halves"));
+        assert_rel(r.mhz_halves[c], 1000.0 / 0.3, 0.005);
+        assert_rel(r.mhz_halves[1 - c], 1000.0 / 0.3 / 1.72, 0.005);
+    }
+}
+
+/* A small drift between the halves (0.5%: under the 1% rule) is accepted; 2% is not. */
+static void test_verdict_threshold(void **state)
+{
+    (void)state;
+    uint64_t s = 0x77u;
+    double w[VERDICT_PASSES * MB_MHZ_NEXPR];
+    verdict_windows(0.3, 0.0, 1.0, 1.005, &s, w);
+    mb_mhz_result_t r;
+    mb_mhz_verdict(w, VERDICT_PASSES, &r);
+    assert_true(r.ok);
+    verdict_windows(0.3, 0.0, 1.0, 1.02, &s, w);
+    mb_mhz_verdict(w, VERDICT_PASSES, &r);
+    assert_false(r.ok);
+}
+
 /* A real measurement: either a consistent figure or "too busy". Plumbing only: whether the
  * expressions come out at whole ticks depends on the machine's quietness (and on ASan's
  * instrumentation of p=*p;), so the accuracy is make bench's, never a test's. */
@@ -288,6 +373,9 @@ int main(void)
         cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_common_factor),
         cmocka_unit_test(test_noisy_rejected), cmocka_unit_test(test_filter_outlier),
         cmocka_unit_test(test_no_classes),     cmocka_unit_test(test_json_print),
+        cmocka_unit_test(test_verdict_quiet),  cmocka_unit_test(test_verdict_preempted),
+        cmocka_unit_test(test_verdict_halves_disagree),
+        cmocka_unit_test(test_verdict_threshold),
         cmocka_unit_test(test_measure_smoke),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -302,7 +302,7 @@ static void test_results_lifecycle(void **state)
     assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
     assert_int_equal(json_array_size(json_object_get(mb_results_json(r), "benchmarks")), 2);
 
-    assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);
+    assert_int_equal(mb_results_close(r, true, NULL, err, sizeof err), 0);
     disk = load_results_file(dir);
     assert_int_equal(check_doc(disk, true, &counts), 0);
     assert_int_equal(counts.benchmarks, 2);
@@ -363,7 +363,7 @@ static void test_results_write_failure_keeps_files(void **state)
 
     /* Once writing works again, the benchmark kept in memory reaches the file. */
     assert_int_equal(rmdir(blocker), 0);
-    assert_int_equal(mb_results_close(r, false, err, sizeof err), 0);
+    assert_int_equal(mb_results_close(r, false, NULL, err, sizeof err), 0);
     disk = load_results_file(dir);
     assert_int_equal(check_doc(disk, false, &counts), 0);
     assert_int_equal(counts.benchmarks, 2);
@@ -384,7 +384,7 @@ static void test_results_update_section(void **state)
     mb_results_t *r = open_with_first_benchmark(dir, fixture);
     json_t *early = json_pack("{s:f, s:[], s:i}", "total_s", 1.0, "phases", "rank0_peak_rss_bytes", 0);
     assert_int_equal(mb_results_stage_section(r, "timings", early, err, sizeof err), 0);
-    assert_int_equal(mb_results_close(r, true, err, sizeof err), 0);
+    assert_int_equal(mb_results_close(r, true, NULL, err, sizeof err), 0);
     json_t *disk = load_results_file(dir);
     assert_int_equal(json_array_size(json_object_get(json_object_get(disk, "timings"), "phases")), 0);
     json_decref(disk);

@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mpi_util.h"
 #include "point_order.h"
 #include "progress.h"
 #include "rank_place.h"
 #include "rank_sample.h"
+#include "results.h"
+#include "watchdog.h"
 
 /* The ranks of node 0 that take turns in MB_SCOPE_SAMPLE_EACH (rank_sample.h: one per NUMA
  * node, then spread, at most MB_RANK_SAMPLE_K), chosen once per benchmark. */
@@ -132,10 +135,10 @@ static bool measure_any_failed(MPI_Comm comm, const char *who_word, bool failed,
     return true;
 }
 
-/* MBSUITE_INJECT_FAILURE=NAME:INDEX names this point (rank 0 reads it). */
-static bool measure_injected(const mb_bench_t *b, size_t index)
+/* The test hooks' NAME:INDEX in the environment variable var names this point. */
+static bool measure_injected(const char *var, const mb_bench_t *b, size_t index)
 {
-    const char *spec = getenv("MBSUITE_INJECT_FAILURE");
+    const char *spec = getenv(var);
     const char *colon = spec ? strrchr(spec, ':') : NULL;
     if (!colon || (size_t)(colon - spec) != strlen(b->name) ||
         strncmp(spec, b->name, strlen(b->name)) != 0)
@@ -342,6 +345,26 @@ static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends,
     return stop;
 }
 
+/* Test hook, MBSUITE_INJECT_HANG=NAME:INDEX: the last rank never arrives at point INDEX of
+ * benchmark NAME, so the others wait for it inside the point's first collective, as for a
+ * peer that hangs; it sleeps until the job is ended. Unset, it costs a getenv per point. */
+static void measure_hang_if_injected(const mb_bench_t *b, const mb_context_t *ctx, size_t index)
+{
+    if (ctx->size < 2 || ctx->rank != ctx->size - 1 ||
+        !measure_injected("MBSUITE_INJECT_HANG", b, index))
+        return;
+    for (;;)
+        sleep(60);
+}
+
+/* The hung-point watchdog's limit (watchdog.h): twice the point timeout, so the loop's own
+ * timeout, checked between experiments, fails a point that is slow but not stuck. Rank 0
+ * records the hang; the others wait 10 s more, so that the record names the point. */
+static double measure_watchdog_s(const mb_context_t *ctx, double timeout_ns)
+{
+    return timeout_ns > 0 ? 2 * timeout_ns / 1e9 + (ctx->rank == 0 ? 0 : 10) : 0;
+}
+
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress, mb_raw_t *raw)
 {
@@ -372,6 +395,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     json_t *recipe = root ? mb_measure_json_composed(b, ctx) : NULL;
     if (recipe)
         json_object_set_new(result, "composed_of", recipe);
+    if (root)
+        mb_results_live_begin(result);
     json_int_t failed_points = 0, dropped_points = 0;
     double began = mb_clock_elapsed_s();
     char point_error[MB_POINT_ERROR_LEN];
@@ -390,8 +415,14 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
         char label[256];
         mb_measure_params_text(b, &pts[i], label, sizeof label);
-        if (root)
+        if (root) {
             mb_progress_point_begin(label);
+            mb_results_live_point(mb_measure_json_failed(b, &pts[i], "interrupted"), NULL);
+        }
+        char what[512];
+        snprintf(what, sizeof what, "%s %s", b->name, label);
+        mb_watchdog_arm(measure_watchdog_s(ctx, opts.timeout_ns), what);
+        measure_hang_if_injected(b, ctx, i);
         mb_measurement_t m = {0};
         json_t *over = NULL;
         char reason[512] = "";
@@ -408,12 +439,13 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             rc = measure_over_nodes(ctx, rc, &m, reason, sizeof reason, &over);
         /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
         mb_mpi_wait_quietly(ctx->comm);
+        mb_watchdog_disarm();
         if (!root) {
             mb_measurement_free(&m);
             json_decref(over);
             continue;
         }
-        if (rc == 0 && measure_injected(b, i)) {
+        if (rc == 0 && measure_injected("MBSUITE_INJECT_FAILURE", b, i)) {
             rc = -1;
             snprintf(reason, sizeof reason, "injected failure (MBSUITE_INJECT_FAILURE)");
         }
@@ -433,6 +465,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         }
         mb_progress_point_end(rc != 0);
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
+        mb_results_live_point(NULL, point);
         slots[i] = point;
     }
     if (first.comm != MPI_COMM_NULL)

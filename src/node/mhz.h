@@ -19,7 +19,7 @@
 extern const char *const mb_mhz_expr_text[MB_MHZ_NEXPR];
 
 typedef struct mb_mhz_opts {
-    int measurements;  /* outer-loop passes over the nine expressions (seed 000 7); >= 2 */
+    int measurements;  /* outer-loop passes per half (seed 000 7; two halves); >= 2 */
     int max_attempts;  /* tries before "system too busy" (seed: 3) */
 } mb_mhz_opts_t;
 
@@ -30,6 +30,7 @@ typedef struct mb_mhz_result {
     double mhz;                         /* 1000 / tick_ns, from the minima */
     double tick_ns;
     double mhz_next;                    /* from the next larger values (the noise check) */
+    double mhz_halves[2];               /* from the first and the second half of the windows */
     double expr_ns[MB_MHZ_NEXPR];       /* minimum time of one instance of each expression */
     double expr_cycles[MB_MHZ_NEXPR];   /* expr_ns / tick_ns */
     bool expr_used[MB_MHZ_NEXPR];       /* kept by filter_data */
@@ -54,9 +55,18 @@ size_t mb_mhz_filter(const double *e, size_t n, bool *keep);
  * cycles and used, and sets ok when the two agree within 1% or 1 MHz. Pure; for tests. */
 void mb_mhz_compute(const double *min_ns, const double *next_ns, mb_mhz_result_t *out);
 
-/* Measure on this core with the harness clock t (seed 000 7: outer loop over measurements,
- * inner over expressions, minimum per expression), retrying up to max_attempts times.
- * Returns 0 with out->ok set when trustworthy; -1 with out->why when not. */
+/* The verdict on windows[p * MB_MHZ_NEXPR + k], the time (ns per instance; <= 0: none) of
+ * expression k in window p of npasses (in time order): mb_mhz_compute on every window's
+ * minima and next larger values, then two independent figures from the first and the
+ * second half of the passes (mhz_halves), which must agree within 1% or 1 MHz too, else
+ * ok is false with why. Pure; for tests. */
+void mb_mhz_verdict(const double *windows, int npasses, mb_mhz_result_t *out);
+
+/* Measure on this core with the harness clock t, in windows of 100 us (or 5000 clock
+ * resolutions), not the harness's enough (seed 000 7: outer loop over passes, inner over
+ * expressions, minimum per expression): 2 x measurements passes, judged by
+ * mb_mhz_verdict; a retry doubles the passes, up to max_attempts. Returns 0 with out->ok
+ * set when trustworthy; -1 with out->why ("system too busy: ...") when not. */
 int mb_mhz_measure(const mb_timing_t *t, const mb_mhz_opts_t *opts, mb_mhz_result_t *out);
 
 /* {"mhz", "tick_ns", "mhz_next", "attempts", "ok", "why", "cycles": {"p=*p;": c, ...},

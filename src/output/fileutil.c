@@ -28,7 +28,8 @@ static void fileutil_sync_dir(const char *path)
     free(copy);
 }
 
-int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, char *err, size_t errlen)
+static int fileutil_write(const char *path, mb_file_writer_fn writer, void *arg, bool sync,
+                          char *err, size_t errlen)
 {
     int ret = -1;
     char *tmp = NULL;
@@ -55,11 +56,16 @@ int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, 
         close(fd);
         goto out;
     }
+    errno = 0;
     if (writer(f, arg) != 0 || ferror(f)) {
-        snprintf(err, errlen, "%s: writing the content failed", path);
+        /* stdio leaves the failed write's errno (ENOSPC on a full disk). */
+        if (errno)
+            snprintf(err, errlen, "%s: writing %s: %s", path, tmp, strerror(errno));
+        else
+            snprintf(err, errlen, "%s: writing the content failed", path);
         goto out;
     }
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+    if (fflush(f) != 0 || (sync && fsync(fileno(f)) != 0)) {
         snprintf(err, errlen, "%s: flushing %s: %s", path, tmp, strerror(errno));
         goto out;
     }
@@ -74,7 +80,8 @@ int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, 
         goto out;
     }
     created = false;
-    fileutil_sync_dir(path);
+    if (sync)
+        fileutil_sync_dir(path);
     ret = 0;
 out:
     if (f)
@@ -83,6 +90,17 @@ out:
         unlink(tmp);
     free(tmp);
     return ret;
+}
+
+int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, char *err, size_t errlen)
+{
+    return fileutil_write(path, writer, arg, true, err, errlen);
+}
+
+int mb_file_write_atomic_nosync(const char *path, mb_file_writer_fn writer, void *arg, char *err,
+                                size_t errlen)
+{
+    return fileutil_write(path, writer, arg, false, err, errlen);
 }
 
 /* mkdir that accepts an existing directory. */

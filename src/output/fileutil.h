@@ -13,6 +13,12 @@ typedef int (*mb_file_writer_fn)(FILE *f, void *arg);
  * message naming the path in err (no temporary file is left behind). */
 int mb_file_write_atomic(const char *path, mb_file_writer_fn write, void *arg, char *err, size_t errlen);
 
+/* The same without fsync: for a process about to be killed (SIGKILL a second after
+ * SIGTERM), where an fsync on a busy disk could outlast it; the rename is still atomic
+ * against the process dying, not against a power cut. */
+int mb_file_write_atomic_nosync(const char *path, mb_file_writer_fn write, void *arg, char *err,
+                                size_t errlen);
+
 /* mkdir -p with mode 0755. Returns 0 (also when it exists as a directory), or -1 with err. */
 int mb_mkdir_p(const char *path, char *err, size_t errlen);
 

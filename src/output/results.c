@@ -4,6 +4,7 @@
  * always agree and each is valid on its own whenever the run dies. */
 #include "results.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,32 @@ struct mb_results {
     char *report_path;
     json_t *root;
 };
+
+/* What results.json says while the run has not finished: a run killed by SIGKILL (or a
+ * crash, or a power cut) has no chance to say more, so the file says it from the start. */
+#define RESULTS_UNFINISHED                                                                        \
+    "the run did not finish: still running, or ended without a chance to record why "            \
+    "(SIGKILL, a crash, a power cut)"
+
+/* The run's open results (rank 0 has one at a time) and the benchmark being measured, for
+ * the last write of an interrupted run (mb_results_interrupt, from another thread). One
+ * lock guards both and every change to the document: jansson is not thread-safe. */
+static pthread_mutex_t results_lock = PTHREAD_MUTEX_INITIALIZER;
+static mb_results_t *results_live;
+static json_t *results_live_bench;  /* the benchmark's header and its finished points */
+static json_t *results_live_point;  /* the point being measured, as a failed record */
+static json_t *results_live_extra;  /* keys the driver adds to the record after it */
+static bool results_interrupted;    /* written for good: no later write may undo it */
+static struct timespec results_live_began;
+
+/* With the lock held: the benchmark is finished (or given up). */
+static void results_live_end(void)
+{
+    json_decref(results_live_bench);
+    json_decref(results_live_point);
+    json_decref(results_live_extra);
+    results_live_bench = results_live_point = results_live_extra = NULL;
+}
 
 /* ISO 8601 UTC to the second, e.g. "2026-11-21T08:00:00Z"; null if the clock fails. */
 static json_t *results_now_utc(void)
@@ -45,6 +72,21 @@ static int results_json_writer(FILE *f, void *arg)
 static int results_report_writer(FILE *f, void *arg)
 {
     return mb_report_write(f, (const json_t *)arg);
+}
+
+static int results_points_writer(FILE *f, void *arg)
+{
+    return mb_points_csv_write(f, (const json_t *)arg);
+}
+
+/* An interrupted run's last write: the same files in the same order, without fsync, since
+ * SIGKILL follows SIGTERM within a second (results.h: mb_results_interrupt). */
+static int results_write_now(const mb_results_t *r, char *err, size_t errlen)
+{
+    if (mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
+        mb_file_write_atomic_nosync(r->points_path, results_points_writer, r->root, err, errlen) != 0)
+        return -1;
+    return mb_file_write_atomic_nosync(r->report_path, results_report_writer, r->root, err, errlen);
 }
 
 /* results.json first: it is the record; points.csv and the reports are derived from it.
@@ -99,14 +141,17 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
         return NULL;
     }
     /* json_pack's "O" takes a new reference; "o" would steal the caller's. */
-    r->root = json_pack("{s:s, s:b, s:o, s:n, s:O?, s:O?, s:[], s:i}", "schema",
-                        MB_RESULTS_SCHEMA, "complete", 0, "started_utc", results_now_utc(),
-                        "finished_utc", "system", system, "config", config, "benchmarks",
-                        "failed_points", 0);
+    r->root = json_pack("{s:s, s:b, s:s, s:o, s:n, s:O?, s:O?, s:[], s:i}", "schema",
+                        MB_RESULTS_SCHEMA, "complete", 0, "incomplete_reason", RESULTS_UNFINISHED,
+                        "started_utc", results_now_utc(), "finished_utc", "system", system,
+                        "config", config, "benchmarks", "failed_points", 0);
     if (!r->root)
         goto oom;
     if (results_write(r, err, errlen) != 0)
         goto fail;
+    pthread_mutex_lock(&results_lock);
+    results_live = r;
+    pthread_mutex_unlock(&results_lock);
     return r;
 oom:
     snprintf(err, errlen, "%s: out of memory", dir);
@@ -125,12 +170,19 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
         return -1;
     }
     json_int_t failed = json_integer_value(json_object_get(benchmark, "failed_points"));
+    pthread_mutex_lock(&results_lock);
+    /* Under the same lock, so an interruption sees the benchmark as live or as added. */
+    results_live_end();
+    int rc = -1;
     if (json_array_append_new(json_object_get(r->root, "benchmarks"), benchmark) != 0) {
         snprintf(err, errlen, "%s: out of memory", r->json_path);
-        return -1;
+        goto out;
     }
     json_object_set_new(r->root, "failed_points", json_integer(mb_results_failed_points(r) + failed));
-    return results_write(r, err, errlen);
+    rc = results_write(r, err, errlen);
+out:
+    pthread_mutex_unlock(&results_lock);
+    return rc;
 }
 
 size_t mb_results_failed_points(const mb_results_t *r)
@@ -140,28 +192,49 @@ size_t mb_results_failed_points(const mb_results_t *r)
 
 int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen)
 {
-    if (json_object_set_new(r->root, key, value) != 0) {
+    pthread_mutex_lock(&results_lock);
+    int rc = -1;
+    if (json_object_set_new(r->root, key, value) != 0)
         snprintf(err, errlen, "%s: out of memory", r->json_path);
-        return -1;
-    }
-    return results_write(r, err, errlen);
+    else
+        rc = results_write(r, err, errlen);
+    pthread_mutex_unlock(&results_lock);
+    return rc;
 }
 
 int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
                              size_t errlen)
 {
-    if (json_object_set_new(r->root, key, value) != 0) {
+    pthread_mutex_lock(&results_lock);
+    int rc = json_object_set_new(r->root, key, value);
+    pthread_mutex_unlock(&results_lock);
+    if (rc != 0) {
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         return -1;
     }
     return 0;
 }
 
-int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen)
+int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err, size_t errlen)
 {
     int ret = -1;
+    pthread_mutex_lock(&results_lock);
+    if (results_live == r) {
+        results_live = NULL;
+        results_live_end();
+    }
+    if (results_interrupted) {
+        /* The interrupted record stays: the process is on its way out. */
+        pthread_mutex_unlock(&results_lock);
+        snprintf(err, errlen, "%s: the run was interrupted", r->json_path);
+        return -1;
+    }
+    pthread_mutex_unlock(&results_lock);
     if (json_object_set_new(r->root, "complete", json_boolean(complete)) != 0 ||
-        json_object_set_new(r->root, "finished_utc", results_now_utc()) != 0) {
+        json_object_set_new(r->root, "finished_utc", results_now_utc()) != 0 ||
+        (complete ? json_object_del(r->root, "incomplete_reason") != 0
+                  : json_object_set_new(r->root, "incomplete_reason",
+                                        json_string(why ? why : RESULTS_UNFINISHED)) != 0)) {
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         goto out;
     }
@@ -169,6 +242,96 @@ int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen)
 out:
     results_free(r);
     return ret;
+}
+
+void mb_results_live_begin(const json_t *header)
+{
+    pthread_mutex_lock(&results_lock);
+    json_decref(results_live_bench);
+    json_decref(results_live_point);
+    results_live_point = NULL;
+    results_live_bench = results_live ? json_deep_copy(header) : NULL;
+    clock_gettime(CLOCK_MONOTONIC, &results_live_began);
+    if (results_live_bench && !json_is_array(json_object_get(results_live_bench, "points")))
+        json_object_set_new(results_live_bench, "points", json_array());
+    pthread_mutex_unlock(&results_lock);
+}
+
+void mb_results_live_extra(const char *key, const json_t *value)
+{
+    pthread_mutex_lock(&results_lock);
+    if (results_live && !results_live_extra)
+        results_live_extra = json_object();
+    if (results_live_extra && value)
+        json_object_set_new(results_live_extra, key, json_deep_copy(value));
+    pthread_mutex_unlock(&results_lock);
+}
+
+void mb_results_live_point(json_t *failed_record, const json_t *finished)
+{
+    pthread_mutex_lock(&results_lock);
+    json_decref(results_live_point);
+    results_live_point = results_live_bench ? failed_record : NULL;
+    if (!results_live_bench)
+        json_decref(failed_record);
+    if (results_live_bench && finished)
+        json_array_append_new(json_object_get(results_live_bench, "points"),
+                              json_deep_copy(finished));
+    pthread_mutex_unlock(&results_lock);
+}
+
+/* The benchmark being measured, as far as it went, into the document: its finished points
+ * and the point in progress failed with the reason. */
+static void results_add_live(mb_results_t *r, const char *reason)
+{
+    json_t *bench = results_live_bench;
+    results_live_bench = NULL;
+    json_t *points = json_object_get(bench, "points");
+    json_int_t failed = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(points, i, p) {
+        const char *status = json_string_value(json_object_get(p, "status"));
+        failed += status && strcmp(status, "failed") == 0;
+    }
+    if (results_live_point) {
+        json_object_set_new(results_live_point, "reason", json_string(reason));
+        json_array_append_new(points, results_live_point);
+        results_live_point = NULL;
+        failed++;
+    }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double elapsed_s = (double)(now.tv_sec - results_live_began.tv_sec) +
+                       (double)(now.tv_nsec - results_live_began.tv_nsec) / 1e9;
+    json_object_set_new(bench, "failed_points", json_integer(failed));
+    json_object_set_new(bench, "elapsed_s", json_real(elapsed_s));
+    json_object_set_new(bench, "interrupted", json_string(reason));
+    if (results_live_extra)
+        json_object_update(bench, results_live_extra);
+    json_array_append_new(json_object_get(r->root, "benchmarks"), bench);
+    json_object_set_new(r->root, "failed_points",
+                        json_integer(json_integer_value(json_object_get(r->root, "failed_points")) +
+                                     failed));
+}
+
+int mb_results_interrupt(const char *reason, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&results_lock);
+    mb_results_t *r = results_live;
+    if (!r || results_interrupted) {
+        pthread_mutex_unlock(&results_lock);
+        snprintf(err, errlen, "%s", r ? "already recorded" : "no results open");
+        return 1;
+    }
+    results_interrupted = true;
+    if (results_live_bench)
+        results_add_live(r, reason);
+    json_object_set_new(r->root, "incomplete_reason", json_string(reason));
+    /* results.json first: the record, if time runs out. */
+    int rc = results_write_now(r, err, errlen);
+    pthread_mutex_unlock(&results_lock);
+    return rc;
 }
 
 /* The document is read whole and written back through the run's own writers, so the

@@ -8,7 +8,8 @@
  *
  * results.json, schema "mbsuite-results/2", documented in docs/results.md (benchmark
  * records: axes and their roles, model, loggp, measured_by, point status, failed_points):
- *   { "schema", "complete": bool, "started_utc", "finished_utc" (null until complete),
+ *   { "schema", "complete": bool, "incomplete_reason" (while complete is false: why),
+ *     "started_utc", "finished_utc" (null until complete),
  *     "system": { "suite": {"name","version"}, "command_line": [..], "compiler", "cflags",
  *                 "mpi": {"name", "version", "library", "standard", "env": {VAR: value}},
  *                 "ranks", "nodes", "bindings": [{"rank","node","host","cpus"}],
@@ -59,8 +60,28 @@ int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char
 int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
                              size_t errlen);
 
-/* Mark the run complete (or not), stamp finished_utc, rewrite the files, free r. */
-int mb_results_close(mb_results_t *r, bool complete, char *err, size_t errlen);
+/* Mark the run complete (or not, with why: "incomplete_reason"; NULL keeps "the run did
+ * not finish"), stamp finished_utc, rewrite the files, free r. After mb_results_interrupt
+ * it writes nothing and returns -1. */
+int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err, size_t errlen);
+
+/* The benchmark being measured, for mb_results_interrupt (rank 0; no-ops while no results
+ * are open): live_begin with its record's header (copied), then for each point
+ * live_point(its record as failed, reason to come: stolen; NULL) as it begins and
+ * live_point(NULL, its finished record: copied) as it ends. mb_results_add_benchmark ends it. */
+void mb_results_live_begin(const json_t *header);
+void mb_results_live_point(json_t *failed_record, const json_t *finished);
+
+/* Before the benchmark is measured: a key its record gets afterwards from the driver
+ * (value copied), for the interrupted record too. */
+void mb_results_live_extra(const char *key, const json_t *value);
+
+/* From any thread, once (a signal, a hung point): the open results, with the benchmark
+ * being measured as far as it went (its point in progress failed with reason), marked
+ * "complete": false with "incomplete_reason": reason, rewritten now. Later writes of the
+ * run are refused, so the record stays. Returns 0, 1 when there is nothing to write (no
+ * results open, or already done), or -1 with err. */
+int mb_results_interrupt(const char *reason, char *err, size_t errlen);
 
 /* After the run, with no handle: replace (or add) the top-level section `key` of
  * dir/results.json (value stolen) and rewrite results.json, points.csv and report.txt

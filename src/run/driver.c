@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "driver.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -165,6 +166,38 @@ static json_t *driver_calibration_json(const mb_node_layout_t *layout, const mb_
     json_t *all = mb_mpi_gather_json(layout->leaders, mine);
     json_decref(mine);
     return all;
+}
+
+/* Rank 0, before anything is measured: --out may name a directory to be created, or an
+ * empty one (made by a job script); one that holds files (an earlier run's?) is refused
+ * unless --force, since a run never overwrites another silently. */
+static int driver_check_out_dir(const char *dir, bool force, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!dir || force || stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "--out %s: exists and is not a directory", dir);
+        return -1;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "--out %s: cannot read: %s", dir, strerror(errno));
+        return -1;
+    }
+    bool empty = true;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    if (!empty) {
+        snprintf(err, errlen,
+                 "--out %s: the directory exists and holds files (an earlier run?); mbsuite "
+                 "never overwrites a run: give a new --out, or add --force to replace the "
+                 "run's files in it",
+                 dir);
+        return -1;
+    }
+    return 0;
 }
 
 /* results/<UTC time>-<host>, with a numeric suffix if a run in the same second took it. */
@@ -421,13 +454,15 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 mb_progress_bench_skipped(i, plan[i].bench->name, plan[i].skip_reason);
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
-            if (ctx->rank == 0)
+            /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
+            json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
+            if (ctx->rank == 0) {
                 driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
+                mb_results_live_extra("node_noise", noise);
+            }
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress,
                                       raw);
             mb_sysinfo_set_memory_span_cap(span_cap);
-            /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
-            json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
         }
@@ -488,7 +523,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
     json_t *preflight = NULL, *calibration = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
-    char err[1024];
+    char err[1024] = "";
     if (!cfg || !selected || !plan)
         mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
 
@@ -503,6 +538,11 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         driver_error(rank, "%s", err);
         goto done;
     }
+    bool out_ok = rank != 0 || driver_check_out_dir(opts->out_dir, opts->force, err, sizeof err) == 0;
+    if (!out_ok)
+        driver_error(rank, "%s", err);
+    if (!driver_root_ok(comm, out_ok))
+        goto done;
     mb_sysinfo_set_memory_span_cap(cfg->shm_memory_max);
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
     ctx = (mb_context_t){.config = cfg, .timing = &timing, .topology = topo,
@@ -614,7 +654,10 @@ done:
         if (raw_section)
             mb_results_stage_section(results, "raw", raw_section, err, sizeof err);
         size_t failed_points = mb_results_failed_points(results);
-        if (mb_results_close(results, status == 0, err, sizeof err) != 0) {
+        char why[1200];
+        snprintf(why, sizeof why, "the run stopped on an error: %s",
+                 err[0] ? err : "see its standard error");
+        if (mb_results_close(results, status == 0, why, err, sizeof err) != 0) {
             fprintf(stderr, "mbsuite: error: %s\n", err);
             status = 1;
         } else {

@@ -16,6 +16,7 @@
 #include "plot.h"
 #include "registry.h"
 #include "results.h"
+#include "signals.h"
 #include "timings.h"
 
 /* Before MPI_Init only the launcher's environment tells which process is rank 0; let it
@@ -87,6 +88,10 @@ int main(int argc, char **argv)
         return 1;
     }
     bool self_bound = mb_binding_ensure(topo, mb_binding_local_rank());
+    /* Before MPI_Init, so that MPI's own threads leave the signals to ours. */
+    if (mb_signals_start() != 0)
+        fprintf(stderr, "mbsuite: warning: no signal thread: an interrupted run's results.json "
+                        "will not say why\n");
 
     /* MPI_Init, the thread level of a plain MPI code and of NetPIPE and OSU: asking Open MPI
      * 4.1 for MPI_THREAD_FUNNELED made every small message 40-60 ns slower here. The
@@ -96,6 +101,7 @@ int main(int argc, char **argv)
     char out_dir[4096] = "";
     int rc = mb_driver_run(&opts, topo, self_bound, argc, argv, &timings, out_dir, sizeof out_dir);
     MPI_Finalize();
+    mb_signals_unblock();
     hwloc_topology_destroy(topo);
     /* Plots last, after MPI is gone: gnuplot is a child process, and forking under some
      * MPI transports is unsafe. A missing gnuplot costs the images, never the tables. */

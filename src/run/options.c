@@ -19,6 +19,7 @@ static const struct option options_long[] = {
     {"config", required_argument, NULL, 'c'},  {"out", required_argument, NULL, 'd'},
     {"time-budget", required_argument, NULL, 't'},
     {"no-raw", no_argument, NULL, 'R'},
+    {"force", no_argument, NULL, 'f'},
     {NULL, 0, NULL, 0},
 };
 
@@ -70,7 +71,10 @@ void mb_options_usage(FILE *f)
           "options:\n"
           "  --config FILE       run configuration (INI); default config/default.ini\n"
           "                      beside the executable\n"
-          "  --out DIR           output directory; default results/<UTC time>-<host>/\n"
+          "  --out DIR           output directory; default results/<UTC time>-<host>/;\n"
+          "                      one that exists must be empty, unless --force\n"
+          "  --force             write into an --out directory that holds files: the run's\n"
+          "                      files of the same names are replaced, others left\n"
           "  --only GLOB[,GLOB]  run only what matches, of the names --list shows (e.g.\n"
           "                      'harness.*'); naming node.mhz or node.perturb runs the\n"
           "                      pre-flight (both its tests, even where [preflight] enabled\n"
@@ -110,6 +114,7 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
         case 'c': opts->config_path = optarg; break;
         case 'd': opts->out_dir = optarg; break;
         case 'R': opts->no_raw = 1; break;
+        case 'f': opts->force = true; break;
         case 't': {
             char *end;
             uint64_t ns = 0;

@@ -4,6 +4,7 @@
 #ifndef MB_OPTIONS_H
 #define MB_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -21,6 +22,7 @@ typedef struct mb_options {
     const char *only;        /* comma-separated globs, NULL for all */
     double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
     int no_raw;              /* --no-raw: no raw.csv.gz, whatever [output] raw_samples says */
+    bool force;              /* --force: write into an --out directory that holds files */
 } mb_options_t;
 
 /* A command run as `mbsuite NAME ARGS...`, without MPI: the pre-flight's tests alone, or
