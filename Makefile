@@ -12,6 +12,7 @@ OPT        ?= -O2
 SANITIZE   ?=
 NP         ?= 2
 EXE        ?= mbsuite
+HELLO      := $(dir $(EXE))mbsuite-hello
 
 # pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
@@ -27,6 +28,8 @@ CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE) -fopenmp -pthread
 SRC_DIRS   := $(sort $(dir $(wildcard src/*/*.h)))
 CPPFLAGS   := -D_GNU_SOURCE $(addprefix -I,$(SRC_DIRS)) -I$(BUILD)
 LDFLAGS    := $(SANITIZE) -fopenmp -pthread
+# os/ headers are used by its unit tests too.
+CPPFLAGS   += -Ios/
 
 # Open MPI's mpirun refuses root and more ranks than cores unless told; users need neither.
 export OMPI_ALLOW_RUN_AS_ROOT := 1
@@ -35,7 +38,7 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 # libgomp give up spinning at start-up, which inflates OpenMP fork/join and barrier times.
 MPIRUN     := mpirun --oversubscribe --bind-to none
 
-LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c))
+LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c os/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ   := $(BUILD)/src/run/main.o
 LIB        := $(BUILD)/libmbsuite.a
@@ -55,7 +58,12 @@ all: deps
 deps:
 	@scripts/deps.sh
 
-exe: $(EXE)
+exe: $(EXE) $(HELLO)
+
+# os.exec and os.shell start this tiny program, found next to the executable (os/README.md);
+# static as lmbench's hello, so that exec costs no dynamic loading (dynamic if no libc.a).
+$(HELLO): os/hello/hello.c
+	cc -static -O2 $(WARN) -o $@ $< 2>/dev/null || cc -O2 $(WARN) -o $@ $<
 
 $(EXE): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -88,7 +96,7 @@ $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
-test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
+test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -114,6 +122,6 @@ format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan mbsuite
+	rm -rf build build-asan mbsuite mbsuite-hello
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

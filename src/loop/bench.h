@@ -136,6 +136,7 @@ typedef struct mb_bench {
     mb_headline_t headline;
     void (*teardown)(void *state);
     double ops_per_iter;           /* 0 means 1 */
+    double (*ops_of)(const mb_point_t *pt); /* when it depends on the point (NULL: ops_per_iter) */
     mb_summary_kind_t statistic;   /* the headline figure: median (default) or minimum */
     bool subtract_loop_overhead;
     /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
@@ -152,6 +153,10 @@ typedef struct mb_bench {
      * "composed_of" so that readers predict it from the JSON alone: fill at most max terms
      * (MB_COMPOSE_MAX) for ctx's configuration and nodes, return how many. NULL: none. */
     size_t (*compose)(const mb_context_t *ctx, mb_compose_t *terms, size_t max);
+    /* Whether this node can measure it at all (no /bin/sh, fork refused, no loopback):
+     * NULL, or the reason written into buf, which skips the benchmark with it rather than
+     * failing its points. Rank 0's answer holds for the run. NULL hook: always can. */
+    const char *(*unavailable)(const mb_context_t *ctx, char *buf, size_t len);
 } mb_bench_t;
 
 /* Whether rank r of ctx->measure_comm measures the point: all do, unless they take turns

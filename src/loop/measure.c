@@ -27,6 +27,24 @@ const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx,
         snprintf(buf, len, "needs at least %d ranks, the run has %d", b->min_ranks, ctx->size);
         return buf;
     }
+    if (b->unavailable) {
+        /* Rank 0 decides for every rank, so that all agree on what runs. */
+        char reason[256] = "";
+        if (ctx->rank == 0) {
+            mb_context_t bench_ctx = *ctx;
+            bench_ctx.arg = b->arg;
+            const char *why = b->unavailable(&bench_ctx, reason, sizeof reason);
+            if (!why)
+                reason[0] = '\0';
+            else if (why != reason)
+                snprintf(reason, sizeof reason, "%s", why);
+        }
+        MPI_Bcast(reason, (int)sizeof reason, MPI_CHAR, 0, ctx->comm);
+        if (reason[0]) {
+            snprintf(buf, len, "%s", reason);
+            return buf;
+        }
+    }
     return NULL;
 }
 
@@ -178,7 +196,8 @@ static void measure_sample_choose(const mb_context_t *ctx, MPI_Comm comm, measur
     smp->n = k;
 }
 
-static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx, void *state)
+static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
+                                   const mb_point_t *pt, void *state)
 {
     return (mb_loop_work_t){.run = b->run,
                             .prepare = b->prepare,
@@ -186,7 +205,7 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
                             .op = b->op,
                             .finish = b->finish,
                             .state = state,
-                            .ops_per_iter = b->ops_per_iter,
+                            .ops_per_iter = b->ops_of ? b->ops_of(pt) : b->ops_per_iter,
                             .subtract_loop_overhead = b->subtract_loop_overhead,
                             .error = ctx->point_error};
 }
@@ -260,7 +279,7 @@ static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_
         .headline = b->headline,
         .clock_offset_ns = ctx->clock_offset_ns,
     };
-    mb_loop_work_t work = measure_work(b, ctx, state);
+    mb_loop_work_t work = measure_work(b, ctx, pt, state);
     mb_loop_result_t res = {0};
     int rc;
     if (scope == MB_SCOPE_SAMPLE_EACH) {

@@ -10,7 +10,8 @@
 #include "bench.h"
 #include "measure_json.h"
 
-/* Why b cannot run in ctx (e.g. too few ranks), or NULL when it can. Same on every rank. */
+/* Why b cannot run in ctx (e.g. too few ranks, or its unavailable hook on rank 0), or NULL
+ * when it can. Same on every rank; collective over ctx->comm when b has an unavailable hook. */
 const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf,
                                    size_t len);
 
