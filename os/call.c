@@ -61,7 +61,7 @@ static long (*volatile proc_call_p7)(long, long, long, long, long, long, long) =
         for (uint64_t i = iters; i > 0; i--) {                                                  \
             long x = (long)i;                                                                   \
             (void)x;                                                                            \
-            for (int u = 0; u < PROC_CALL_UNROLL; u++)                                          \
+            _Pragma("GCC unroll 8") for (int u = 0; u < PROC_CALL_UNROLL; u++)                  \
                 acc += call;                                                                    \
         }                                                                                       \
         mb_use_int((uint64_t)acc);                                                              \
