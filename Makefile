@@ -26,6 +26,7 @@ ifeq ($(MPI),mpich)
 BUILD      := build-mpich
 EXE        := mbsuite-mpich
 endif
+HELLO      := $(dir $(EXE))mbsuite-hello
 
 # pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
@@ -46,6 +47,8 @@ CFLAGS     := -std=c11 -g $(OPT) $(WARN) $(SANITIZE) -fopenmp -pthread
 SRC_DIRS   := $(sort $(dir $(wildcard src/*/*.h)))
 CPPFLAGS   := -D_GNU_SOURCE $(addprefix -I,$(SRC_DIRS)) -I$(BUILD)
 LDFLAGS    := $(SANITIZE) -fopenmp -pthread
+# os/ headers are used by its unit tests too.
+CPPFLAGS   += -Ios/
 
 # The launcher's own options (Open MPI's --oversubscribe, --bind-to none, running as root)
 # are scripts/launch.sh's business; the tests and make bench start ranks through it too.
@@ -54,7 +57,7 @@ LAUNCH     := scripts/launch.sh
 # The tests and make bench run this tree's build (./ for an executable named bare).
 RUN_ENV    = MB_BUILD=$(BUILD) MB_EXE=$(if $(findstring /,$(EXE)),$(EXE),./$(EXE))
 
-LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c))
+LIB_SRC    := $(filter-out src/run/main.c,$(wildcard src/*/*.c mpi/*.c shm/*.c os/*.c))
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ   := $(BUILD)/src/run/main.o
 LIB        := $(BUILD)/libmbsuite.a
@@ -83,7 +86,12 @@ all: deps
 deps:
 	@scripts/deps.sh
 
-exe: $(EXE)
+exe: $(EXE) $(HELLO)
+
+# os.exec and os.shell start this tiny program, found next to the executable (os/README.md);
+# static as lmbench's hello, so that exec costs no dynamic loading (dynamic if no libc.a).
+$(HELLO): os/hello/hello.c
+	cc -static -O2 $(WARN) -o $@ $< 2>/dev/null || cc -O2 $(WARN) -o $@ $<
 
 $(EXE): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -127,7 +135,7 @@ $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(PKG_LIBS)
 
-test-programs: $(EXE) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN)
+test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -184,6 +192,6 @@ format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan build-fuzz mbsuite build-mpich build-mpich-asan mbsuite-mpich
+	rm -rf build build-asan build-fuzz mbsuite mbsuite-hello build-mpich build-mpich-asan mbsuite-mpich
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

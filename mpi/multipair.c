@@ -221,13 +221,17 @@ static uint64_t multi_messages_nodes(const mb_context_t *ctx, const mb_point_t *
     return (uint64_t)multi_pairs_nodes(ctx);
 }
 
-static const char *multi_skip_node(const mb_context_t *ctx)
+static const char *multi_skip_node(const mb_context_t *ctx, char *buf, size_t len)
 {
+    (void)buf;
+    (void)len;
     return ctx->has_pair_intra ? NULL : "needs 2 ranks on node 0, the run has 1 there";
 }
 
-static const char *multi_skip_nodes(const mb_context_t *ctx)
+static const char *multi_skip_nodes(const mb_context_t *ctx, char *buf, size_t len)
 {
+    (void)buf;
+    (void)len;
     return ctx->has_pair_inter ? NULL : "needs ranks on 2 nodes, the run has one node";
 }
 

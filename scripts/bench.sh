@@ -3,7 +3,7 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling, mpiref, node, faults); none named runs them all. mpiref: MB_BENCH_ROUNDS=N
+# scaling, mpiref, node, faults, os); none named runs them all. mpiref: MB_BENCH_ROUNDS=N
 # alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
@@ -443,7 +443,60 @@ bench_faults() {
     done
 }
 
-SECTIONS=(harness preflight shm mpi fits scaling mpiref node faults)
+
+# os/ (issue 14): every figure beside the lmbench 3 program whose method it follows, and the
+# per-node OS phase's time at the default configuration (target <= 15 s).
+bench_os() {
+    echo "== os (issue 14: seeds 003/004, lmbench 3's methods) =="
+    echo "lmbench 3 is not installed here (not packaged): no side-by-side run; the targets" \
+         "(within 5% of lmbench for calls/processes, 10% for switches/communication) cannot be checked"
+    sed 's/^time_budget = .*/time_budget = none/' config/default.ini >"$TMP/os_default.ini"
+    $MPIRUN -np 2 "$EXE" --config "$TMP/os_default.ini" --only 'os.*' --out "$TMP/os" >/dev/null 2>"$TMP/os.log" || true
+    r="$TMP/os/results.json"
+    us() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g us' "$v / 1000" || echo "-"; }
+    ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
+    mbs() { local v; v=$($GET "$r" "$1" bandwidth.median "${@:2}" 2>/dev/null) && calc '%.0f MB/s' "$v / 1e6" || echo "-"; }
+    drv() { grep -oE "\"$1\": [0-9.e+-]+" "$r" | head -1 | awk '{ printf "%.4g us", $2 / 1000 }'; }
+    printf '%-44s %-28s %s\n' "figure" "lmbench 3 method" "mbsuite (median)"
+    row() { printf '%-44s %-28s %s\n' "$1" "$2" "$3"; }
+    row "procedure call, 0 args / 7 args" "(seed 004)" "$(ns os.proc_call median args=0) / $(ns os.proc_call median args=7)"
+    row "null call (getppid)" "lat_syscall null" "$(us os.null_call median)"
+    row "null I/O read / write" "lat_syscall read / write" "$(us os.null_io median op=read) / $(us os.null_io median op=write)"
+    row "stat" "lat_syscall stat" "$(us os.stat median)"
+    row "open/close" "lat_syscall open" "$(us os.open_close median)"
+    row "select 10 / 100 files" "lat_select -n N file" "$(us os.select median fds=10) / $(us os.select median fds=100)"
+    row "select 10 / 100 TCP" "lat_select -n N tcp" "$(us os.select_tcp median fds=10) / $(us os.select_tcp median fds=100)"
+    row "signal install" "lat_sig install" "$(us os.signal median op=install)"
+    row "signal catch (less send)" "lat_sig catch" "$(drv catch_overhead_ns)"
+    row "fork proc" "lat_proc fork" "$(us os.fork median)"
+    row "exec proc" "lat_proc exec" "$(us os.exec median)"
+    row "shell proc" "lat_proc shell" "$(us os.shell median)"
+    for p in 2 8 16; do for k in 0 16 64; do
+        row "ctx ${p}p/${k}K pinned / unpinned" "lat_ctx -s $k $p" "$(drv "ctx_${p}p_${k}K_pinned_ns") / $(drv "ctx_${p}p_${k}K_unpinned_ns")"
+    done; done
+    row "pipe latency" "lat_pipe" "$(us os.lat_pipe median)"
+    row "AF_UNIX latency" "lat_unix" "$(us os.lat_unix median)"
+    row "UDP latency" "lat_udp localhost" "$(us os.lat_udp median)"
+    row "TCP latency" "lat_tcp localhost" "$(us os.lat_tcp median)"
+    row "TCP connect" "lat_connect localhost" "$(us os.tcp_connect median)"
+    row "pipe bandwidth" "bw_pipe" "$(mbs os.bw_pipe)"
+    row "AF_UNIX bandwidth" "bw_unix" "$(mbs os.bw_unix)"
+    row "TCP bandwidth" "bw_tcp localhost" "$(mbs os.bw_tcp)"
+    row "file reread / mmap reread (8 MiB)" "bw_file_rd io_only / bw_mmap_rd" "$(mbs os.file_rd access=read) / $(mbs os.file_rd access=mmap)"
+    row "page fault (per page)" "lat_pagefault" "$(drv pagefault_ns)"
+    row "int64 add / mul / div latency" "lat_ops" "$(ns os.ops median type=int64 op=add mode=latency) / $(ns os.ops median type=int64 op=mul mode=latency) / $(ns os.ops median type=int64 op=div mode=latency)"
+    row "double add / mul / div latency" "lat_ops" "$(ns os.ops median type=double op=add mode=latency) / $(ns os.ops median type=double op=mul mode=latency) / $(ns os.ops median type=double op=div mode=latency)"
+    row "BOGOMFLOPS single / double, L1" "(seed 003 Table 9)" "$(grep -oE '"mflops_single_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') / $(grep -oE '"mflops_double_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') MFLOPS"
+    echo "(the machine's load when this ran: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure above is inflated)"
+    local total=0 b w
+    for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
+        w=$($GET "$r" "$b" wall_s 2>/dev/null) || w=0
+        total=$(calc '%.3f' "$total + $w")
+    done
+    echo "per-node OS phase at config/default.ini (no budget), -np 2: $total s (target <= 15 s)"
+}
+
+SECTIONS=(harness preflight shm mpi fits scaling mpiref node faults os)
 if [ $# -eq 0 ]; then
     set -- "${SECTIONS[@]}"
 fi

@@ -3,7 +3,9 @@
  * "bandwidth.median", or "over_ranks.aggregate_bytes_per_s") of the first point of
  * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
  * FILE preflight KEY for a clock or pre-flight figure, or
- * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
+ * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time,
+ * FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of
+ * its points failed, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
  * (params with a pair) or collective fits, and how many; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
  * a negative coefficient, how many fewer than 4 points, and how many there are;
@@ -286,8 +288,14 @@ int main(int argc, char **argv)
         if (strcmp(json_string_value(json_object_get(b, "name")), argv[2]) != 0)
             continue;
         /* the benchmark's, not a point's */
-        if (strcmp(argv[3], "elapsed_s") == 0 || strcmp(argv[3], "wall_s") == 0) {
+        if (strcmp(argv[3], "elapsed_s") == 0 || strcmp(argv[3], "wall_s") == 0 ||
+            strcmp(argv[3], "failed_points") == 0) {
             rc = get_print(json_object_get(b, argv[3]), argv[3]);
+            goto done;
+        }
+        if (strcmp(argv[3], "skipped") == 0) {
+            const json_t *why = json_object_get(b, "skipped");
+            rc = json_is_string(why) ? get_print(why, argv[3]) : (printf("null\n"), 0);
             goto done;
         }
         size_t j;

@@ -221,6 +221,41 @@ expect "quick run: results.json names the MPI library ($MB_MPI launcher) and its
 expect "quick run: report.txt names the MPI library and its version" 0 \
     "^  MPI +($mpi_name) [0-9]+\.[0-9][0-9a-z.]* \(MPI [0-9]\.[0-9]\)\$" -- cat "$TMP/quick/report.txt"
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
+
+# --- os/: the node's OS, CPU and local-communication figures (issue 14), from the quick run ---
+# Every os.* benchmark has its record: skipped with a reason, or every point measured with a
+# positive median (none failed); the derived figures and the report's sections are there.
+os_records() {
+    local f="$TMP/quick/results.json" b why m nfail n=0 bad=0
+    for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
+        n=$((n + 1))
+        why=$("$BUILD/tests/results_get" "$f" "$b" skipped 2>&1) || { echo "$b: no record"; bad=1; continue; }
+        [ "$why" != null ] && { [ -n "$why" ] || { echo "$b: skipped without a reason"; bad=1; }; continue; }
+        nfail=$("$BUILD/tests/results_get" "$f" "$b" failed_points 2>&1)
+        m=$("$BUILD/tests/results_get" "$f" "$b" median 2>&1)
+        [ "$nfail" = 0 ] || { echo "$b: $nfail failed points"; bad=1; }
+        awk -v m="$m" 'BEGIN { exit !(m + 0 > 0) }' || { echo "$b: no positive median ($m)"; bad=1; }
+    done
+    [ "$bad" = 0 ] && [ "$n" -ge 20 ] && echo "$n os records ok"
+}
+expect "quick run: every os.* record measured or skipped with its reason" 0 '^[0-9]+ os records ok$' -- os_records
+expect "quick run: os derived figures (lat_ctx, lat_sig, lat_pagefault, BOGOMFLOPS)" 0 '^4$' -- \
+    sh -c "grep -cE '\"(ctx_2p_0K_pinned_ns|catch_overhead_ns|pagefault_ns|mflops_double_L1)\"' \"$TMP/quick/results.json\""
+os_report() {
+    local r="$TMP/quick/report.txt"
+    grep -q '^os\.ctx ' "$r" && grep -q '^os\.proc_call ' "$r" &&
+        awk '/^order of magnitude/ { t = 1 } t && /^$/ { exit } t' "$r" | grep -q 'os\.null_call' &&
+        echo "os sections and log10 entries"
+}
+expect "quick run: report.txt has the os sections and os figures in the log10 table" 0 \
+    '^os sections and log10 entries$' -- os_report
+# Without mbsuite-hello next to the executable, os.exec and os.shell are skipped with the
+# reason and the run succeeds; a forked child never calls MPI, so -np 2 ends cleanly.
+mkdir -p "$TMP/nohello"
+cp "$EXE" "$TMP/nohello/mbsuite"
+expect "os.exec without mbsuite-hello: skipped with the reason, exit 0" 0 \
+    '^no mbsuite-hello next to the executable' -- \
+    sh -c "$MPIRUN -np 2 \"$TMP/nohello/mbsuite\" --config \"$QUICK\" --only 'os.exec,os.fork' --out \"$TMP/nohello/r\" >/dev/null 2>&1 && \"$BUILD/tests/results_get\" \"$TMP/nohello/r/results.json\" os.exec skipped"
 expect "quick run: report.txt says where the time went" 0 \
     '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
 # report.html: self-contained, every plot inline, and in headless Chromium it loads with no

@@ -218,8 +218,10 @@ static void test_skip_reason_names_the_need(void **unused)
     json_decref(j);
 }
 
-static const char *skip_one_node(const mb_context_t *ctx)
+static const char *skip_one_node(const mb_context_t *ctx, char *buf, size_t len)
 {
+    (void)buf;
+    (void)len;
     return ctx->has_pair_inter ? NULL : "needs ranks on 2 nodes, the run has one node";
 }
 

@@ -145,8 +145,11 @@ typedef struct mb_bench {
     uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
     /* Messages per operation at pt, for a message rate (messages_per_s; NULL: none). */
     uint64_t (*messages_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
-    /* Why the run cannot measure it (e.g. it has one node), or NULL; beside min_ranks. */
-    const char *(*skip_reason)(const mb_context_t *ctx);
+    /* Why the run or this node cannot measure it (one node, no /bin/sh, fork refused, no
+     * loopback): NULL, or the reason (written into buf, or a constant), which skips the
+     * benchmark with it rather than failing its points; beside min_ranks. Rank 0's answer
+     * holds for the run. */
+    const char *(*skip_reason)(const mb_context_t *ctx, char *buf, size_t len);
     /* Bytes a point sets up and walks in memory (a working set beyond cache, cold buffers),
      * per measuring rank: what its cost grows with, for the time budget's estimate
      * (budget.h). NULL: none worth counting. */

@@ -30,10 +30,27 @@ const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx,
         snprintf(buf, len, "needs at least %d ranks, the run has %d", b->min_ranks, ctx->size);
         return buf;
     }
-    const char *why = b->skip_reason ? b->skip_reason(ctx) : NULL;
-    if (why) {
-        snprintf(buf, len, "%s", why);
-        return buf;
+    if (b->skip_reason) {
+        /* Rank 0 decides for every rank, so that all agree on what runs. */
+        char reason[256] = "";
+        if (ctx->rank == 0) {
+            mb_context_t bench_ctx = *ctx;
+            bench_ctx.arg = b->arg;
+            const char *why = b->skip_reason(&bench_ctx, reason, sizeof reason);
+            if (!why)
+                reason[0] = '\0';
+            else if (why != reason)
+                snprintf(reason, sizeof reason, "%s", why);
+        }
+        /* Outside MPI (the unit tests) there is no other rank to agree with. */
+        int mpi_up = 0;
+        MPI_Initialized(&mpi_up);
+        if (mpi_up && ctx->size > 1)
+            MPI_Bcast(reason, (int)sizeof reason, MPI_CHAR, 0, ctx->comm);
+        if (reason[0]) {
+            snprintf(buf, len, "%s", reason);
+            return buf;
+        }
     }
     return NULL;
 }

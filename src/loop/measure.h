@@ -11,7 +11,8 @@
 #include "measure_json.h"
 #include "raw_samples.h"
 
-/* Why b cannot run in ctx (e.g. too few ranks), or NULL when it can. Same on every rank. */
+/* Why b cannot run in ctx (e.g. too few ranks, or its skip_reason hook on rank 0), or NULL
+ * when it can. Same on every rank; collective over ctx->comm when b has a skip_reason hook. */
 const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx, char *buf,
                                    size_t len);
 

@@ -3,6 +3,7 @@
  * /sys, plus every rank's binding. Rank 0 receives O(ranks + nodes) data: one node
  * description from each node's leader, and one short binding record from each rank. */
 #include "sysinfo.h"
+#include "sysdesc.h"
 
 
 #include <errno.h>
@@ -176,6 +177,7 @@ json_t *mb_sysinfo_node(hwloc_topology_t topo)
     sysinfo_set(node, "thp", sysinfo_file_choice("/sys/kernel/mm/transparent_hugepage/enabled"));
     sysinfo_set(node, "clocksource",
                 sysinfo_file_line("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
+    mb_sysdesc_add(node);
     return node;
 }
 

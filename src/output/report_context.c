@@ -79,6 +79,14 @@ static void report_context_node(FILE *f, const json_t *system)
     }
     fprintf(f, "\n");
 
+    if (mb_report_text_str(node, "cpu_family")) {
+        report_context_label(f, "CPU id");
+        fprintf(f, "family %s, model %s, stepping %s, microcode %s\n",
+                mb_report_text_str(node, "cpu_family"),
+                mb_report_text_dash(mb_report_text_str(node, "cpu_model_number")),
+                mb_report_text_dash(mb_report_text_str(node, "cpu_stepping")),
+                mb_report_text_dash(mb_report_text_str(node, "microcode")));
+    }
     report_context_caches(f, json_object_get(node, "caches"));
 
     double mem;
@@ -112,10 +120,37 @@ static void report_context_node(FILE *f, const json_t *system)
         fputc('\n', f);
     }
 
+    if (mb_report_text_str(node, "memory_type")) {
+        report_context_label(f, "memory type");
+        fprintf(f, "%s, speed %s\n", mb_report_text_str(node, "memory_type"),
+                mb_report_text_dash(mb_report_text_str(node, "memory_speed")));
+    }
+    const json_t *nics = json_object_get(node, "nics");
+    if (json_is_array(nics)) {
+        report_context_label(f, "NICs");
+        size_t i;
+        const json_t *nic;
+        if (json_array_size(nics) == 0)
+            fprintf(f, "none but loopback");
+        json_array_foreach(nics, i, nic) {
+            const json_t *speed = json_object_get(nic, "speed_mbps");
+            fprintf(f, "%s%s ", i ? ", " : "",
+                    mb_report_text_dash(mb_report_text_str(nic, "name")));
+            if (json_is_integer(speed))
+                fprintf(f, "%" JSON_INTEGER_FORMAT " Mb/s", json_integer_value(speed));
+            else
+                fprintf(f, "(speed unknown)");
+        }
+        fputc('\n', f);
+    }
     report_context_label(f, "OS / kernel");
     fprintf(f, "%s / %s\n", mb_report_text_dash(mb_report_text_str(node, "os")),
             mb_report_text_dash(mb_report_text_str(node, "kernel")));
 
+    if (mb_report_text_str(node, "kernel_cmdline")) {
+        report_context_label(f, "kernel cmdline");
+        fprintf(f, "%s\n", mb_report_text_str(node, "kernel_cmdline"));
+    }
     const char *governor = mb_report_text_str(node, "governor");
     report_context_label(f, "tuning");
     fprintf(f, "governor %s, THP %s, clocksource %s\n", mb_report_text_dash(governor),

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* Local communication bandwidth (seed 003 Table 7), lmbench 3's bw_pipe, bw_unix and
+ * bw_tcp: a forked peer writes 64 KiB chunks (lmbench's XFERSIZE) as fast as it can and
+ * the rank reads them; one operation is 64 KiB read, so the figure is the reader's rate
+ * in steady state. TCP over 127.0.0.1 with the default socket buffers (lmbench enlarges
+ * them to 1 MiB where it may; stated, not copied). UDP has no bandwidth figure, as in
+ * seed 003 ("not available"). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "channel.h"
+#include "os_util.h"
+
+#define BW_LOCAL_XFER_BYTES (64 << 10)
+
+typedef struct bw_local_state {
+    const mb_context_t *ctx;
+    mb_os_transport_t transport;
+    mb_os_channel_t ch;
+    char *buf;
+} bw_local_state_t;
+
+/* The peer: write chunks until the channel breaks. */
+static void bw_local_writer(mb_os_end_t end, void *arg)
+{
+    (void)arg;
+    static char chunk[BW_LOCAL_XFER_BYTES];
+    memset(chunk, 0x5a, sizeof chunk);
+    for (;;)
+        if (mb_os_write_full(end.wr, chunk, sizeof chunk) != 0)
+            _exit(0);
+}
+
+static void bw_local_teardown(void *state)
+{
+    bw_local_state_t *s = state;
+    if (!s)
+        return;
+    mb_os_channel_close(&s->ch);
+    free(s->buf);
+    free(s);
+}
+
+static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                          char *err, size_t errlen)
+{
+    (void)pt;
+    bw_local_state_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->buf = malloc(BW_LOCAL_XFER_BYTES))) {
+        snprintf(err, errlen, "out of memory");
+        free(s);
+        return -1;
+    }
+    s->ctx = ctx;
+    s->transport = *(const mb_os_transport_t *)ctx->arg;
+    if (mb_os_channel_open(&s->ch, s->transport, err, errlen) != 0) {
+        free(s->buf);
+        free(s);
+        return -1;
+    }
+    if (mb_os_channel_fork(&s->ch, bw_local_writer, NULL, err, errlen) != 0) {
+        bw_local_teardown(s);
+        return -1;
+    }
+    *state = s;
+    return 0;
+}
+
+static void bw_local_run(void *state, uint64_t iters)
+{
+    bw_local_state_t *s = state;
+    for (uint64_t i = iters; i > 0; i--)
+        if (mb_os_read_full(s->ch.mine.rd, s->buf, BW_LOCAL_XFER_BYTES) != 0) {
+            mb_point_fail(s->ctx, "%s read failed: %s", mb_os_transport_name(s->transport),
+                          strerror(errno));
+            return;
+        }
+}
+
+static uint64_t bw_local_bytes(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    (void)ctx, (void)pt;
+    return BW_LOCAL_XFER_BYTES;
+}
+
+static const char *bw_local_unavailable(const mb_context_t *ctx, char *buf, size_t len)
+{
+    mb_os_transport_t t = *(const mb_os_transport_t *)ctx->arg;
+    const char *why = mb_os_fork_unavailable(buf, len);
+    if (!why && t == MB_OS_TCP)
+        why = mb_os_loopback_unavailable(buf, len);
+    return why;
+}
+
+static const mb_os_transport_t bw_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP,
+                                                        MB_OS_TCP};
+
+#define BW_LOCAL(ident, t, what, lm)                                                           \
+    {                                                                                          \
+        .name = "os." ident, .group = "os",                                                    \
+        .summary = what " bandwidth from a forked writer (lmbench " lm ")",                    \
+        .measures = "one 64 KiB read from a " what " whose forked peer writes 64 KiB chunks "  \
+                    "without pause (steady state)",                                            \
+        .scope = MB_SCOPE_ONE, .arg = &bw_local_transports[t], .setup = bw_local_setup,        \
+        .run = bw_local_run, .teardown = bw_local_teardown, .bytes_per_op = bw_local_bytes,    \
+        .skip_reason = bw_local_unavailable,                                                   \
+    }
+
+const mb_bench_t mb_bench_os_bw_local[3] = {
+    BW_LOCAL("bw_pipe", MB_OS_PIPE, "pipe", "bw_pipe"),
+    BW_LOCAL("bw_unix", MB_OS_UNIX, "AF_UNIX stream socket", "bw_unix"),
+    BW_LOCAL("bw_tcp", MB_OS_TCP, "TCP connection over 127.0.0.1", "bw_tcp"),
+};

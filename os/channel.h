@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* A two-way local channel between the rank and a forked peer, for lmbench's lat_pipe,
+ * lat_unix, lat_udp, lat_tcp and bw_pipe, bw_unix, bw_tcp: two pipes, an AF_UNIX stream
+ * socketpair, a pair of connected UDP sockets on 127.0.0.1, or a TCP connection over
+ * 127.0.0.1 (accepted before the fork, so the peer needs no listening socket). */
+#ifndef MB_OS_CHANNEL_H
+#define MB_OS_CHANNEL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef enum mb_os_transport {
+    MB_OS_PIPE = 0,
+    MB_OS_UNIX,
+    MB_OS_UDP,
+    MB_OS_TCP,
+} mb_os_transport_t;
+
+/* lmbench's name for each ("pipe", "AF_UNIX", "UDP", "TCP"). */
+const char *mb_os_transport_name(mb_os_transport_t t);
+
+/* One end: the descriptor it reads and the one it writes (the same for a socket). */
+typedef struct mb_os_end {
+    int rd, wr;
+} mb_os_end_t;
+
+typedef struct mb_os_channel {
+    mb_os_end_t mine, peer;
+    pid_t pid; /* the forked peer, or 0 */
+} mb_os_channel_t;
+
+/* Open both ends; 0, or -1 with err set and nothing left open. */
+int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, char *err, size_t errlen);
+
+/* Fork the peer: it closes the rank's end and runs fn(end, arg), then _exit()s; the rank
+ * closes the peer's end. 0, or -1 with err set. */
+int mb_os_channel_fork(mb_os_channel_t *ch, void (*fn)(mb_os_end_t end, void *arg), void *arg,
+                       char *err, size_t errlen);
+
+/* Kill and reap the peer, close what is open. */
+void mb_os_channel_close(mb_os_channel_t *ch);
+
+#endif

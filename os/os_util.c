@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+#include "os_util.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int mb_os_scratch_file(uint64_t bytes, char *path, size_t len, char *err, size_t errlen)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    snprintf(path, len, "%s/mbsuite-os.XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create a scratch file in %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char block[65536];
+    memset(block, 0x5a, sizeof block);
+    for (uint64_t done = 0; done < bytes;) {
+        size_t n = bytes - done < sizeof block ? (size_t)(bytes - done) : sizeof block;
+        if (mb_os_write_full(fd, block, n) != 0) {
+            snprintf(err, errlen, "cannot write %llu bytes to %s: %s", (unsigned long long)bytes,
+                     path, strerror(errno));
+            close(fd);
+            unlink(path);
+            return -1;
+        }
+        done += n;
+    }
+    return fd;
+}
+
+pid_t mb_os_spawn(void (*fn)(void *arg), void *arg, char *err, size_t errlen)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork failed: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        fn(arg);
+        _exit(0);
+    }
+    return pid;
+}
+
+void mb_os_reap(pid_t pid)
+{
+    if (pid <= 0)
+        return;
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+}
+
+int mb_os_read_full(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    while (len > 0) {
+        ssize_t n = read(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int mb_os_write_full(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+const char *mb_os_fork_unavailable(char *buf, size_t len)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(buf, len, "fork() refused here: %s", strerror(errno));
+        return buf;
+    }
+    if (pid == 0)
+        _exit(0);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    return NULL;
+}
+
+const char *mb_os_loopback_unavailable(char *buf, size_t len)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+        snprintf(buf, len, "no TCP/IP sockets here: %s", strerror(errno));
+        return buf;
+    }
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
+    if (rc == 0)
+        rc = listen(fd, 1);
+    int saved = errno;
+    close(fd);
+    if (rc != 0) {
+        snprintf(buf, len, "no loopback interface (127.0.0.1) to listen on: %s",
+                 strerror(saved));
+        return buf;
+    }
+    return NULL;
+}
+
+double mb_os_subtract_ns(double total_ns, double base_ns)
+{
+    if (!isfinite(total_ns) || !isfinite(base_ns) || total_ns <= 0 || base_ns <= 0)
+        return NAN;
+    return total_ns > base_ns ? total_ns - base_ns : 0.0;
+}
+
+int mb_os_exe_dir(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    return 0;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/* os.select and os.select_tcp: select() on 10 and 100 descriptors, lmbench 3's lat_select
+ * (seed 003 Table 2 "select"). As lmbench does, a zero timeout, and the read set is copied
+ * from a saved one before every call: os.select on n descriptors of one regular file
+ * (lat_select file; all ready, so the kernel polls each), os.select_tcp on n listening TCP
+ * sockets on 127.0.0.1 with no pending connection (lat_select tcp; none ready). The cost
+ * grows with the highest descriptor number, which here follows the MPI library's own
+ * descriptors; the point records nfds. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "os_util.h"
+
+#define SELECT_MAX_FDS 100
+
+static const mb_dim_t select_dims[] = {{.name = "fds", .role = MB_ROLE_COUNT}};
+
+typedef struct select_state {
+    const mb_context_t *ctx;
+    int fds[SELECT_MAX_FDS];
+    int n, maxfd;
+    fd_set saved;
+    char path[256];
+} select_state_t;
+
+static int select_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                         size_t errlen)
+{
+    (void)ctx, (void)err, (void)errlen;
+    static const int64_t counts[] = {10, 100};
+    size_t n = 0;
+    for (size_t i = 0; i < MB_COUNT(counts) && n < max; i++)
+        pts[n++] = (mb_point_t){.v = {counts[i]}};
+    return (int)n;
+}
+
+static void select_teardown(void *state)
+{
+    select_state_t *s = state;
+    if (!s)
+        return;
+    for (int i = 0; i < s->n; i++)
+        close(s->fds[i]);
+    if (s->path[0])
+        unlink(s->path);
+    free(s);
+}
+
+/* A listening TCP socket on an ephemeral port of 127.0.0.1, or -1. */
+static int select_tcp_listener(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 1) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                             char *err, size_t errlen, bool tcp)
+{
+    select_state_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    s->ctx = ctx;
+    int want = (int)pt->v[0];
+    int file = -1;
+    if (!tcp) {
+        file = mb_os_scratch_file(1, s->path, sizeof s->path, err, errlen);
+        if (file < 0) {
+            s->path[0] = '\0';
+            goto fail;
+        }
+    }
+    FD_ZERO(&s->saved);
+    for (; s->n < want; s->n++) {
+        int fd = tcp ? select_tcp_listener() : dup(file);
+        if (fd < 0 || fd >= FD_SETSIZE) {
+            snprintf(err, errlen, "cannot open descriptor %d of %d for select(): %s", s->n + 1,
+                     want, fd < 0 ? strerror(errno) : "over FD_SETSIZE");
+            if (fd >= 0)
+                close(fd);
+            goto fail;
+        }
+        s->fds[s->n] = fd;
+        FD_SET(fd, &s->saved);
+        if (fd > s->maxfd)
+            s->maxfd = fd;
+    }
+    if (file >= 0)
+        close(file);
+    *state = s;
+    return 0;
+fail:
+    if (file >= 0)
+        close(file);
+    select_teardown(s);
+    return -1;
+}
+
+static int select_file_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                             char *err, size_t errlen)
+{
+    return select_setup_kind(ctx, pt, state, err, errlen, false);
+}
+
+static int select_tcp_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
+                            char *err, size_t errlen)
+{
+    return select_setup_kind(ctx, pt, state, err, errlen, true);
+}
+
+static void select_run(void *state, uint64_t iters)
+{
+    select_state_t *s = state;
+    for (uint64_t i = iters; i > 0; i--) {
+        fd_set set = s->saved;
+        struct timeval tv = {0, 0};
+        if (select(s->maxfd + 1, &set, NULL, NULL, &tv) < 0) {
+            mb_point_fail(s->ctx, "select() on %d descriptors failed: %s", s->n, strerror(errno));
+            return;
+        }
+    }
+}
+
+static const char *select_tcp_unavailable(const mb_context_t *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    return mb_os_loopback_unavailable(buf, len);
+}
+
+const mb_bench_t mb_bench_os_select = {
+    .name = "os.select",
+    .group = "os",
+    .summary = "select() on 10 and 100 file descriptors (lmbench lat_select file)",
+    .measures = "one select() for reading, zero timeout, on `fds` descriptors of one regular "
+                "scratch file (all ready), the set copied from a saved one first",
+    .scope = MB_SCOPE_ONE,
+    .dims = select_dims,
+    .ndims = MB_COUNT(select_dims),
+    .points = select_points,
+    .setup = select_file_setup,
+    .run = select_run,
+    .teardown = select_teardown,
+};
+
+const mb_bench_t mb_bench_os_select_tcp = {
+    .name = "os.select_tcp",
+    .group = "os",
+    .summary = "select() on 10 and 100 TCP sockets (lmbench lat_select tcp)",
+    .measures = "one select() for reading, zero timeout, on `fds` listening TCP sockets on "
+                "127.0.0.1 with nothing pending (none ready), the set copied first",
+    .scope = MB_SCOPE_ONE,
+    .dims = select_dims,
+    .ndims = MB_COUNT(select_dims),
+    .points = select_points,
+    .setup = select_tcp_setup,
+    .run = select_run,
+    .teardown = select_teardown,
+    .skip_reason = select_tcp_unavailable,
+};
