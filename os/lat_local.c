@@ -167,7 +167,7 @@ static int connect_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
     s->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     socklen_t len = sizeof s->addr;
     if (lis < 0 || bind(lis, (struct sockaddr *)&s->addr, sizeof s->addr) != 0 ||
-        getsockname(lis, (struct sockaddr *)&s->addr, &len) != 0 || listen(lis, 64) != 0) {
+        getsockname(lis, (struct sockaddr *)&s->addr, &len) != 0 || listen(lis, SOMAXCONN) != 0) {
         snprintf(err, errlen, "cannot listen on 127.0.0.1: %s", strerror(errno));
         if (lis >= 0)
             close(lis);

@@ -3,8 +3,8 @@
  * compare machines by; seed 004's memory bandwidth), one rank alone (MB_SCOPE_ONE: the
  * first rank of each node) and all of a node's ranks at once (MB_SCOPE_NODE_ALL: the
  * report's aggregate is the node's). Each array is STREAM's size, 4 x the last-level cache,
- * at most [shm] memory_max (or the time budget's cut), shared out over the ranks when all
- * run at once (sysinfo.h); "array_bytes" records what each rank used, and the report's
+ * with the three arrays together at most [shm] memory_max (or the time budget's cut), as
+ * every other working set is, shared out over the ranks when all run at once (sysinfo.h); "array_bytes" records what each rank used, and the report's
  * "memory figures" line says whether 4 x LLC was capped and to what.
  *
  * Bytes are counted as STREAM counts them: copy (c = a) and scale (b = s c) move 2 words
@@ -43,12 +43,14 @@ typedef struct stream_state {
     int kernel;
 } stream_state_t;
 
-/* Bytes of each of the three arrays of one rank. */
+/* Bytes of each of the three arrays of one rank: 4 x LLC, the three within the working-set
+ * cap (3 x 256 MiB a point, set up 8 times, would cost the default run's budget ~25 s). */
 static uint64_t stream_array_bytes(const mb_context_t *ctx, int ranks)
 {
-    uint64_t bytes = mb_sysinfo_memory_span_shared_bytes(ctx->llc_bytes, STREAM_UNKNOWN_LLC_SPAN,
-                                                         ranks == STREAM_ALL ? ctx->node_size : 1);
-    return bytes / 4096 * 4096;
+    /* The span of three arrays: 3 x 4 x LLC, capped. */
+    uint64_t span = mb_sysinfo_memory_span_shared_bytes(3 * ctx->llc_bytes, 3 * STREAM_UNKNOWN_LLC_SPAN,
+                                                        ranks == STREAM_ALL ? ctx->node_size : 1);
+    return span / 3 / 4096 * 4096;
 }
 
 static int stream_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
@@ -195,8 +197,8 @@ static const stream_kernel_t stream_k_copy = {STREAM_COPY, 2}, stream_k_scale = 
 #define STREAM_COUNTING                                                                            \
     "; STREAM's byte counting: copy and scale 2 x 8 bytes per element, add and triad 3 x 8, "      \
     "no write-allocate (lmbench's bw_mem counts a copy's bytes once, half of STREAM's copy "       \
-    "figure); each array 4 x the last-level cache, at most [shm] memory_max (array_bytes), "       \
-    "shared out over the ranks when all run"
+    "figure); each array 4 x the last-level cache, the three together at most [shm] "           \
+    "memory_max (array_bytes), shared out over the ranks when all run"
 #define STREAM_COMMON                                                                              \
     .group = "shm", .scope_of = stream_scope, .dims = stream_dims,                                 \
     .ndims = MB_COUNT(stream_dims), .points = stream_points, .setup = stream_setup,                \
