@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "html_escape.h"
+
 /* At most this many differences in the text; compare.json and compare.html list all. */
 #define RENDER_TEXT_DIFFS 40
 
@@ -107,32 +109,19 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
     return ferror(f) ? -1 : 0;
 }
 
-static void render_html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
 static void render_html_run(FILE *f, const char *which, const json_t *r)
 {
     const json_t *raw = json_object_get(r, "raw");
     fprintf(f, "<tr><th>%s</th><td>", which);
-    render_html_text(f, render_str(r, "dir"));
+    mb_html_escape(f, render_str(r, "dir"));
     fputs("</td><td>", f);
-    render_html_text(f, render_str(r, "started_utc"));
+    mb_html_escape(f, render_str(r, "started_utc"));
     fprintf(f, "</td><td>%lld</td><td>%lld</td><td>",
             (long long)json_integer_value(json_object_get(r, "ranks")),
             (long long)json_integer_value(json_object_get(r, "nodes")));
-    render_html_text(f, render_str(r, "mpi"));
+    mb_html_escape(f, render_str(r, "mpi"));
     fprintf(f, "</td><td>%s</td><td>", json_is_true(json_object_get(r, "complete")) ? "yes" : "no");
-    render_html_text(f, json_is_string(json_object_get(raw, "file")) ? render_str(raw, "file")
+    mb_html_escape(f, json_is_string(json_object_get(raw, "file")) ? render_str(raw, "file")
                                                                      : render_str(raw, "note"));
     fputs("</td></tr>\n", f);
 }
@@ -156,9 +145,9 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
     render_html_run(f, "A", json_object_get(cmp, "a"));
     render_html_run(f, "B", json_object_get(cmp, "b"));
     fputs("</table>\n<p>", f);
-    render_html_text(f, render_str(json_object_get(cmp, "method"), "text"));
+    mb_html_escape(f, render_str(json_object_get(cmp, "method"), "text"));
     fputs("</p>\n<p class=\"summary\">", f);
-    render_html_text(f, render_str(json_object_get(cmp, "summary"), "text"));
+    mb_html_escape(f, render_str(json_object_get(cmp, "summary"), "text"));
     fputs("</p>\n", f);
 
     const json_t *diffs = json_object_get(cmp, "differences");
@@ -170,11 +159,11 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
             const char *va = json_string_value(json_object_get(d, "a"));
             const char *vb = json_string_value(json_object_get(d, "b"));
             fputs("<tr><td>", f);
-            render_html_text(f, render_str(d, "path"));
+            mb_html_escape(f, render_str(d, "path"));
             fputs("</td><td>", f);
-            render_html_text(f, va ? va : "(absent)");
+            mb_html_escape(f, va ? va : "(absent)");
             fputs("</td><td>", f);
-            render_html_text(f, vb ? vb : "(absent)");
+            mb_html_escape(f, vb ? vb : "(absent)");
             fputs("</td></tr>\n", f);
         }
         fputs("</table>\n", f);
@@ -194,7 +183,7 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
                 fputs("</table>\n", f);
             bench = render_str(p, "benchmark");
             fputs("<h3>", f);
-            render_html_text(f, bench);
+            mb_html_escape(f, bench);
             fputs("</h3>\n<table><tr><th>params</th><th>A</th><th>B</th><th>change</th>"
                   "<th>p</th><th>ratio 95% CI</th><th>verdict</th></tr>\n",
                   f);
@@ -202,14 +191,14 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
         render_row_t r;
         render_row(p, &r);
         fprintf(f, "<tr class=\"%s\"><td>", render_str(p, "verdict"));
-        render_html_text(f, r.params);
+        mb_html_escape(f, r.params);
         fprintf(f,
                 "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                 "<td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s",
                 r.a, r.b, r.change, r.p, r.ci, render_str(p, "verdict"));
         if (json_object_get(p, "why")) {
             fputs(": ", f);
-            render_html_text(f, render_str(p, "why"));
+            mb_html_escape(f, render_str(p, "why"));
         }
         fputs("</td></tr>\n", f);
     }
@@ -222,9 +211,9 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
         fprintf(f, "<h2>Only in %s (%zu)</h2>\n<ul>\n", side ? "B" : "A", json_array_size(only));
         for (size_t i = 0; i < json_array_size(only); i++) {
             fputs("<li>", f);
-            render_html_text(f, render_str(json_array_get(only, i), "benchmark"));
+            mb_html_escape(f, render_str(json_array_get(only, i), "benchmark"));
             fputc(' ', f);
-            render_html_text(f, render_str(json_array_get(only, i), "params"));
+            mb_html_escape(f, render_str(json_array_get(only, i), "params"));
             fputs("</li>\n", f);
         }
         fputs("</ul>\n", f);
