@@ -224,9 +224,11 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
         results_live_end();
     }
     if (results_interrupted) {
-        /* The interrupted record stays: the process is on its way out. */
+        /* The interrupted record stays: the process is on its way out. r is no longer
+         * results_live, so no later interruption reaches it. */
         pthread_mutex_unlock(&results_lock);
         snprintf(err, errlen, "%s: the run was interrupted", r->json_path);
+        results_free(r);
         return -1;
     }
     pthread_mutex_unlock(&results_lock);
