@@ -403,7 +403,7 @@ expect "a message over the 1 GiB limit is refused up front" 2 'max_size: 2147483
 printf '[mpi]\nsync = sometimes\n' >"$TMP/mpi_sync.ini"
 expect "an unknown [mpi] sync is refused with file and line" 2 'mpi_sync.ini:2: .*not barrier or window' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_sync.ini" --out "$TMP/mpi_sync"
-printf '[run]\nmax_experiments = 11\nwarmup = 1ms\n[timing]\nenough_max = 10ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 1K\nsync = window\nbuffers = cold\n' >"$TMP/mpi_window.ini"
+printf '[run]\nmax_experiments = 11\nwarmup = 1ms\n[timing]\nenough_max = 10ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 1K\nsync = window\nbuffers = cold\n[shm]\nmemory_max = 16M\n' >"$TMP/mpi_window.ini"
 expect "window sync and cold buffers: the run succeeds" 0 'report:' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi_window.ini" --only 'mpi.allreduce,mpi.send' --out "$TMP/mpi_window"
 expect "window sync and cold buffers: stated in the scheme" 0 '"buffers": "cold"' -- \
