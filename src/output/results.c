@@ -74,31 +74,25 @@ static int results_report_writer(FILE *f, void *arg)
     return mb_report_write(f, (const json_t *)arg);
 }
 
-static int results_points_writer(FILE *f, void *arg)
-{
-    return mb_points_csv_write(f, (const json_t *)arg);
-}
-
-/* An interrupted run's last write: the same files in the same order, without fsync, since
- * SIGKILL follows SIGTERM within a second (results.h: mb_results_interrupt). */
+/* An interrupted run's last write: results.json alone, without fsync, since SIGKILL follows
+ * SIGTERM within a second (results.h: mb_results_interrupt); the derived files keep their
+ * last whole write, so a kill during the write leaves no temporary file of theirs. */
 static int results_write_now(const mb_results_t *r, char *err, size_t errlen)
 {
-    if (mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
-        mb_file_write_atomic_nosync(r->points_path, results_points_writer, r->root, err, errlen) != 0)
-        return -1;
-    return mb_file_write_atomic_nosync(r->report_path, results_report_writer, r->root, err, errlen);
+    return mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen);
 }
 
 /* results.json first: it is the record; points.csv and the reports are derived from it.
- * report.html inlines the plots drawn so far (none during a run: the rewrite after the
- * plots, mb_results_update_section, brings them in). */
-static int results_write(const mb_results_t *r, char *err, size_t errlen)
+ * report.html (with_html) is written when the run closes and after its plots
+ * (mb_results_update_section, which brings them in), not after every benchmark: the page
+ * with its plots is the slowest of the files, and the run's time is the budget's. */
+static int results_write(const mb_results_t *r, bool with_html, char *err, size_t errlen)
 {
     if (mb_file_write_atomic(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
         mb_points_csv_write_file(r->root, r->points_path, err, errlen) != 0 ||
         mb_file_write_atomic(r->report_path, results_report_writer, r->root, err, errlen) != 0)
         return -1;
-    return mb_report_html_write_file(r->dir, r->root, err, errlen);
+    return with_html ? mb_report_html_write_file(r->dir, r->root, err, errlen) : 0;
 }
 
 static void results_free(mb_results_t *r)
@@ -147,7 +141,7 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
                         "config", config, "benchmarks", "failed_points", 0);
     if (!r->root)
         goto oom;
-    if (results_write(r, err, errlen) != 0)
+    if (results_write(r, true, err, errlen) != 0)
         goto fail;
     pthread_mutex_lock(&results_lock);
     results_live = r;
@@ -179,7 +173,7 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
         goto out;
     }
     json_object_set_new(r->root, "failed_points", json_integer(mb_results_failed_points(r) + failed));
-    rc = results_write(r, err, errlen);
+    rc = results_write(r, false, err, errlen);
 out:
     pthread_mutex_unlock(&results_lock);
     return rc;
@@ -196,8 +190,8 @@ int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char
     int rc = -1;
     if (json_object_set_new(r->root, key, value) != 0)
         snprintf(err, errlen, "%s: out of memory", r->json_path);
-    else
-        rc = results_write(r, err, errlen);
+    else /* during the run (r live), report.html waits for the close */
+        rc = results_write(r, r != results_live, err, errlen);
     pthread_mutex_unlock(&results_lock);
     return rc;
 }
@@ -240,7 +234,7 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         goto out;
     }
-    ret = results_write(r, err, errlen);
+    ret = results_write(r, true, err, errlen);
 out:
     results_free(r);
     return ret;
