@@ -65,8 +65,6 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
               $(BUILD)/tests/check_mpi_sweep
-# The peers' methods (OSU's latency and bandwidth loops) beside mbsuite's in `make bench`.
-TOOL_BIN   += $(BUILD)/tests/ref_pingpong $(BUILD)/tests/ref_bw
 # MPICH polls without pause: the tests preload this where ranks share cores (ucx_idle.c).
 ifeq ($(MPI),mpich)
 TOOL_BIN   += $(BUILD)/tests/ucx_idle.so
@@ -135,7 +133,12 @@ $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(PKG_LIBS)
 
-test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN)
+# make bench's reference programs (issue 15): the peers' methods outside mbsuite, nothing
+# of it linked in: OSU's latency and bandwidth loops, STREAM, lmbench's lat_mem_rd and
+# bw_mem. Built with the tests, so that CI compiles them too.
+REF_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/ref_*.c))
+
+test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN) $(REF_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -148,16 +151,12 @@ check: deps
 
 bench: deps
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory test-programs $(NODE_REF_BIN)
+	@$(MAKE) --no-print-directory test-programs
 	@$(RUN_ENV) scripts/bench.sh
-
-# make bench's reference programs for the node figures (issue 15): the peers' methods
-# (STREAM, lmbench's lat_mem_rd and bw_mem) outside mbsuite, nothing of it linked in.
-NODE_REF_BIN := $(BUILD)/bench/ref_stream $(BUILD)/bench/ref_chase $(BUILD)/bench/ref_bw_mem
 
 $(BUILD)/bench/ref_%: bench/ref_%.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) -D_GNU_SOURCE $(CFLAGS) -o $@ $<
 
 # The same tests under AddressSanitizer and UBSan, in a separate build tree.
 asan: deps

@@ -168,8 +168,8 @@ bench_mpi() {
 
 }
 
-# mbsuite beside the peers' methods in the repository (tests/ref_pingpong.c: osu_latency's
-# two-buffer loop of round trips; tests/ref_bw.c: osu_bw's windowed loop), alternated in one
+# mbsuite beside the peers' methods in the repository (bench/ref_pingpong.c: osu_latency's
+# two-buffer loop of round trips; bench/ref_bw.c: osu_bw's windowed loop), alternated in one
 # sitting, MB_BENCH_ROUNDS rounds (default 5; odd rounds mbsuite first, even ones the
 # references first), the median of the rounds. The machine's quietness is each round's
 # pre-flight perturbation figure (results.json).
@@ -184,8 +184,8 @@ bench_mpiref() {
             --out "$TMP/ref$1" >/dev/null 2>&1
     }
     run_refs() {
-        $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" $sizes >"$TMP/refpp$1" 2>/dev/null
-        $MPIRUN -np 2 "$BUILD/tests/ref_bw" 1048576 >"$TMP/refbw$1" 2>/dev/null
+        $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" $sizes >"$TMP/refpp$1" 2>/dev/null
+        $MPIRUN -np 2 "$BUILD/bench/ref_bw" 1048576 >"$TMP/refbw$1" 2>/dev/null
     }
     for round in $(seq "$rounds"); do
         if [ $((round % 2)) = 1 ]; then run_mbsuite "$round"; run_refs "$round"
@@ -231,8 +231,8 @@ bench_mpiref() {
     echo "run-to-run spread of mbsuite's pingpong at 1 MiB over $rounds rounds: (max - min) / min =" \
          "$(calc '%.1f' "($hi - $lo) / $lo * 100")% (target <= 3% on a quiet machine: see the pre-flight figures above)"
     # One buffer for both directions (mbsuite's pingpong before issue 15) in the reference loop.
-    $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null
-    $MPIRUN -np 2 "$BUILD/tests/ref_pingpong" --same-buffer 65536 1048576 >"$TMP/one" 2>/dev/null
+    $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null
+    $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --same-buffer 65536 1048576 >"$TMP/one" 2>/dev/null
     for d in 65536 1048576; do
         two=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/two") one=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/one")
         echo "reference pingpong $d B: one buffer $(calc '%.0f' "$one") ns, two buffers $(calc '%.0f' "$two") ns," \
