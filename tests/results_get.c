@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
- * "bandwidth.median", or "over_ranks.aggregate_bytes_per_s") of the first point of
+ * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", or "params.array_bytes") of the first point of
  * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
  * FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time,
@@ -15,7 +15,9 @@
  * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
  * predicted); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment of
  * BENCH's first fit (of that series), one line, e.g. "0 1 384 4096" (where the protocol
- * steps); FILE levels BENCH: the cache levels BENCH derived ("49152 1048576 open"). For
+ * steps); FILE levels BENCH: the cache levels BENCH derived ("49152 1048576 open"), each
+ * where its plateau ends; FILE midpoints BENCH: the same levels, each where the rise after
+ * it is half done. For
  * scripts such as
  * `make bench`. */
 #include <stdbool.h>
@@ -33,7 +35,7 @@ static int get_usage(void)
                     "       results_get FILE fits p2p|coll|quality\n"
                     "       results_get FILE predictions errors\n"
                     "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
-                    "       results_get FILE levels BENCH\n");
+                    "       results_get FILE levels|midpoints BENCH\n");
     return 2;
 }
 
@@ -185,8 +187,9 @@ static int get_slowest(const json_t *root)
 }
 
 /* The cache levels BENCH derived from its latency curve, one line: each closed level's
- * size_bytes, then "open" for a last level that runs to the curve's end. */
-static int get_levels(const json_t *root, const char *bench)
+ * size_bytes (or, with `midpoints`, its midpoint_bytes: where the rise to the next level is
+ * half done), then "open" for a last level that runs to the curve's end. */
+static int get_levels(const json_t *root, const char *bench, const char *field)
 {
     size_t i;
     const json_t *b;
@@ -207,7 +210,7 @@ static int get_levels(const json_t *root, const char *bench)
                 printf("%sopen", j ? " " : "");
             else
                 printf("%s%lld", j ? " " : "",
-                       (long long)json_integer_value(json_object_get(lv, "size_bytes")));
+                       (long long)json_integer_value(json_object_get(lv, field)));
         }
         printf("\n");
         return 0;
@@ -258,8 +261,8 @@ int main(int argc, char **argv)
         rc = get_breaks(root, argv[3], argc > 4 ? argv[4] : NULL);
         goto done;
     }
-    if (strcmp(argv[2], "levels") == 0) {
-        rc = get_levels(root, argv[3]);
+    if (strcmp(argv[2], "levels") == 0 || strcmp(argv[2], "midpoints") == 0) {
+        rc = get_levels(root, argv[3], argv[2][0] == 'l' ? "size_bytes" : "midpoint_bytes");
         goto done;
     }
     if (strcmp(argv[2], "predictions") == 0 && strcmp(argv[3], "errors") == 0) {
@@ -311,6 +314,9 @@ int main(int argc, char **argv)
             } else if (strncmp(field, "over_ranks.", 11) == 0) {
                 pt = json_object_get(pt, "over_ranks"); /* e.g. aggregate_bytes_per_s */
                 field += 11;
+            } else if (strncmp(field, "params.", 7) == 0) {
+                pt = json_object_get(pt, "params"); /* e.g. array_bytes */
+                field += 7;
             }
             rc = get_print(json_object_get(pt, field), argv[3]);
             goto done;
