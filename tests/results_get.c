@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
- * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", or "params.array_bytes") of the first point of
+ * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", "runs.stderr" or "params.array_bytes") of the first point of
  * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
  * FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time,
@@ -314,6 +314,9 @@ int main(int argc, char **argv)
             } else if (strncmp(field, "over_ranks.", 11) == 0) {
                 pt = json_object_get(pt, "over_ranks"); /* e.g. aggregate_bytes_per_s */
                 field += 11;
+            } else if (strncmp(field, "runs.", 5) == 0) {
+                pt = json_object_get(pt, "runs"); /* --runs: k, mean, stderr */
+                field += 5;
             } else if (strncmp(field, "params.", 7) == 0) {
                 pt = json_object_get(pt, "params"); /* e.g. array_bytes */
                 field += 7;

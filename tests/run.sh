@@ -256,6 +256,28 @@ cp "$EXE" "$TMP/nohello/mbsuite"
 expect "os.exec without mbsuite-hello: skipped with the reason, exit 0" 0 \
     '^no mbsuite-hello next to the executable' -- \
     sh -c "$MPIRUN -np 2 \"$TMP/nohello/mbsuite\" --config \"$QUICK\" --only 'os.exec,os.fork' --out \"$TMP/nohello/r\" >/dev/null 2>&1 && \"$BUILD/tests/results_get\" \"$TMP/nohello/r/results.json\" os.exec skipped"
+# --runs K (issue 14): bad values named; K runs of the per-node phase in fresh processes,
+# each os figure's mean and standard error in results.json, seed 003's tables in the report.
+expect "--runs 0 is refused, the option named" 2 "option '--runs': '0' is not a whole number" -- "$EXE" --runs 0
+expect "--runs x is refused, the option named" 2 "option '--runs': 'x' is not a whole number" -- "$EXE" --runs x
+expect "--runs 2: the os phase runs in 2 fresh processes, results.json valid" 0 ': ok' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$QUICK\" --only 'os.*' --runs 2 --out \"$TMP/runs\" >\"$TMP/runs.log\" 2>&1 && \"$BUILD/tests/check_results\" --complete \"$TMP/runs/results.json\""
+runs_records() {
+    local f="$TMP/runs/results.json" b k se n=0
+    for b in os.null_call os.fork os.lat_pipe os.bw_pipe; do
+        k=$("$BUILD/tests/results_get" "$f" "$b" runs.k) && [ "$k" = 2 ] || { echo "$b: runs.k $k"; return; }
+        se=$("$BUILD/tests/results_get" "$f" "$b" runs.stderr) || { echo "$b: no stderr"; return; }
+        awk -v s="$se" 'BEGIN { exit !(s + 0 >= 0) }' || { echo "$b: stderr $se"; return; }
+        n=$((n + 1))
+    done
+    grep -q '"derived_runs"' "$f" && echo "$n runs records ok"
+}
+expect "--runs 2: each os point has its runs record (k 2, mean, stderr) and derived_runs" 0 \
+    '^4 runs records ok$' -- runs_records
+expect "--runs 2: report.txt has seed 003's tables with mean ± se" 0 \
+    '^  [^ ]+ +[0-9.]+ ± [0-9.]+' -- sh -c "sed -n '/^Table 2:/,/^\$/p' \"$TMP/runs/report.txt\""
+expect "quick run: report.txt has seed 003's tables (one run: no ±)" 0 '^Table 4: local communication latencies' -- \
+    cat "$TMP/quick/report.txt"
 expect "quick run: report.txt says where the time went" 0 \
     '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
 # report.html: self-contained, every plot inline, and in headless Chromium it loads with no

@@ -382,17 +382,58 @@ static double measure_watchdog_s(const mb_context_t *ctx, double timeout_ns)
     return timeout_ns > 0 ? 2 * timeout_ns / 1e9 + (ctx->rank == 0 ? 0 : 10) : 0;
 }
 
-json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                         size_t npts, const char *progress, mb_raw_t *raw)
+mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg)
 {
-    const mb_config_t *cfg = ctx->config;
-    mb_measure_opts_t opts = {
+    return (mb_measure_opts_t){
         .min_experiments = cfg->run_min_experiments,
         .max_experiments = cfg->run_max_experiments,
         .ci_target = cfg->run_ci_target,
         .warmup_ns = (double)cfg->run_warmup,
         .timeout_ns = (double)cfg->run_point_timeout,
     };
+}
+
+int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
+                           mb_measurement_t *m, char *reason, size_t reason_len)
+{
+    char point_error[MB_POINT_ERROR_LEN] = "";
+    mb_context_t point_ctx = *ctx;
+    point_ctx.arg = b->arg;
+    point_ctx.point_error = point_error;
+    void *state = NULL;
+    char err[512] = "";
+    if (b->setup && b->setup(&point_ctx, pt, &state, err, sizeof err) != 0) {
+        snprintf(reason, reason_len, "setup: %s", err[0] ? err : "failed");
+        return -1;
+    }
+    mb_loop_t loop = {
+        .timing = ctx->timing,
+        .opts = mb_measure_opts_of(ctx->config),
+        .grain = b->op ? MB_GRAIN_CALL : MB_GRAIN_LOOP,
+        .start = &mb_start_none,
+        .agree = MB_AGREE_LOCAL,
+        .comm = MPI_COMM_NULL,
+        .headline = b->headline,
+    };
+    mb_loop_work_t work = measure_work(b, &point_ctx, pt, state);
+    mb_loop_result_t res = {0};
+    int rc = mb_loop_measure(&loop, &work, &res);
+    if (b->teardown)
+        b->teardown(state);
+    if (rc != 0) {
+        snprintf(reason, reason_len, "%s", res.reason);
+        return -1;
+    }
+    *m = res.headline;
+    mb_measurement_free(&res.own);
+    return 0;
+}
+
+json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
+                         size_t npts, const char *progress, mb_raw_t *raw)
+{
+    const mb_config_t *cfg = ctx->config;
+    mb_measure_opts_t opts = mb_measure_opts_of(cfg);
     bool root = ctx->rank == 0; /* world rank 0 is always on node 0 and always measures */
     mb_measurement_t *ms = root ? calloc(npts, sizeof *ms) : NULL;
     json_t **slots = root ? calloc(npts, sizeof *slots) : NULL;

@@ -25,6 +25,16 @@ int mb_measure_points(const mb_bench_t *b, const mb_context_t *ctx, mb_point_t *
 /* The result object of a benchmark that did not run. New reference. */
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
 
+/* The measuring loop's options from the configuration's [run] keys. */
+mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg);
+
+/* Without MPI: set up, measure and tear down point pt of b in this process alone (as a
+ * node's representative measures an MB_SCOPE_ONE point), for a process that never starts
+ * MPI (node_runs.h). Returns 0 with the headline measurement in m (free it with
+ * mb_measurement_free), or -1 with reason. */
+int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
+                           mb_measurement_t *m, char *reason, size_t reason_len);
+
 /* Collective over ctx->comm: measure the npts points of b. On rank 0 returns the record
  * (new reference; its "failed_points" counts the points that failed); NULL on the other
  * ranks. Rank 0 reports each point to progress.h; its failed points and points dropped by

@@ -89,3 +89,9 @@ double mb_stats_ci_rel_halfwidth(const mb_stats_t *s)
         return INFINITY;
     return fmax(s->median - s->ci95_lo, s->ci95_hi - s->median) / s->median;
 }
+
+void mb_stats_mean_stderr(const double *v, size_t n, double *mean, double *stderr_out)
+{
+    *mean = n ? gsl_stats_mean(v, 1, n) : NAN;
+    *stderr_out = n >= 2 ? gsl_stats_sd(v, 1, n) / sqrt((double)n) : NAN;
+}

@@ -30,4 +30,9 @@ void mb_stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi, do
  * Returns INFINITY when the median is 0 or negative. */
 double mb_stats_ci_rel_halfwidth(const mb_stats_t *s);
 
+/* The mean of v[0..n) and its standard error, the sample (n - 1) standard deviation /
+ * sqrt(n), as over independent runs (seed 003's "mean ± error"); NaN where undefined (no
+ * value; one value for the error). */
+void mb_stats_mean_stderr(const double *v, size_t n, double *mean, double *stderr_out);
+
 #endif

@@ -15,6 +15,7 @@
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_memory.h"
+#include "report_node_tables.h"
 #include "report_patterns.h"
 #include "report_text.h"
 #include "report_timings.h"
@@ -378,6 +379,7 @@ int mb_report_write(FILE *f, const json_t *root)
     mb_report_timings(f, root);
     if (json_object_get(root, "preflight"))
         mb_report_preflight(f, json_object_get(root, "preflight"));
+    mb_report_node_tables(f, root);
     mb_report_memory_howell(f, root);
     fprintf(f, "\n");
     mb_report_fits(f, root);

@@ -21,6 +21,8 @@
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_memory.h"
+#include "report_node_tables.h"
+#include "report_node_tables.h"
 #include "report_patterns.h"
 #include "report_text.h"
 #include "report_timings.h"
@@ -51,7 +53,7 @@ typedef struct html_ctx {
     html_section_t sections[HTML_MAX_SECTIONS];
     size_t nsections;
     /* report.txt's blocks that decide whether a section is there, captured once. */
-    char *howell, *cache_levels, *patterns;
+    char *howell, *node_tables, *cache_levels, *patterns;
 } html_ctx_t;
 
 static const char html_style[] =
@@ -763,6 +765,15 @@ static void html_howell(FILE *f, html_ctx_t *h)
     html_pre_text(f, h->howell);
 }
 
+static void html_node_tables(FILE *f, html_ctx_t *h)
+{
+    fputs("<p>Seed 003's lmbench tables, one row per node: mean \u00b1 standard error over "
+          "<code>--runs</code> fresh processes where the run had them; a dash has its reason "
+          "under its table.</p>\n",
+          f);
+    html_pre_text(f, h->node_tables);
+}
+
 static void html_patterns(FILE *f, html_ctx_t *h)
 {
     fputs("<p>The fitted models checked against programs built from them: each composite "
@@ -865,6 +876,7 @@ int mb_report_html_write(FILE *f, const json_t *root, const char *dir)
     if (html_plan(&h) != 0)
         goto out;
     h.howell = html_capture(mb_report_memory_howell, root);
+    h.node_tables = html_capture(mb_report_node_tables, root);
     h.cache_levels = html_capture(mb_report_memory_cache_levels, root);
     h.patterns = html_capture(mb_report_patterns, root);
     /* The order people read in: the machine, its health, then the figures. Warnings are
@@ -874,6 +886,9 @@ int mb_report_html_write(FILE *f, const json_t *root, const char *dir)
     if (json_is_object(json_object_get(root, "preflight")) &&
         html_section(&h, "preflight", "Pre-flight: every node's clock and noise",
                      html_preflight) != 0)
+        goto out;
+    if (h.node_tables &&
+        html_section(&h, "node-tables", "Seed 003's tables per node", html_node_tables) != 0)
         goto out;
     if (h.howell &&
         html_section(&h, "howell", "Howell's table", html_howell) != 0)
@@ -922,6 +937,7 @@ out:
         free(h.plots[i].name);
     free(h.plots);
     free(h.howell);
+    free(h.node_tables);
     free(h.cache_levels);
     free(h.patterns);
     return ret;

@@ -26,6 +26,7 @@
 #include "measure.h"
 #include "mpi_util.h"
 #include "node_layout.h"
+#include "node_runs.h"
 #include "preflight.h"
 #include "progress.h"
 #include "provenance.h"
@@ -80,7 +81,8 @@ static void driver_default_config(char *path, size_t len)
 
 /* Rank 0 reads the file once and broadcasts it: thousands of ranks need not all hit a
  * shared file system. Every rank parses the same text, so every rank finds the same error. */
-static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_config_t *cfg)
+static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_config_t *cfg,
+                              char **text_out)
 {
     char err[1024] = "";
     char *text = rank == 0 ? mb_config_read_file(path, err, sizeof err) : NULL;
@@ -92,7 +94,7 @@ static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_conf
     }
     mb_config_defaults(cfg);
     int rc = mb_config_parse_string(cfg, shared, path, err, sizeof err);
-    free(shared);
+    *text_out = shared; /* --runs hands it to each run's fresh process */
     if (rc != 0)
         driver_error(rank, "%s", err);
     return rc;
@@ -407,9 +409,9 @@ static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_
  * record is complete; writing the files counts in the "benchmarks" phase only. The phase
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
-                           const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
-                           double budget_s, double began_s, mb_timings_t *timings,
-                           double *mark_s)
+                           const json_t *preflight, const json_t *node_runs,
+                           mb_results_t *results, mb_raw_t *raw, double budget_s,
+                           double began_s, mb_timings_t *timings, double *mark_s)
 {
     int failed = 0;
     mb_budget_t bg = {.budget_s = budget_s, .began_s = began_s};
@@ -478,6 +480,8 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 json_object_set_new(result, "budget_share_s",
                                     json_real(ctx->budget_deadline_s - bench_began_s));
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
+            if (!plan[i].skip_reason && strcmp(plan[i].bench->group, "os") == 0)
+                mb_node_runs_attach(result, node_runs);
             driver_record_timings(timings, results, false);
             /* The samples on disk before the record that counts them. */
             if (raw && driver_raw_commit(raw, results) != 0)
@@ -497,6 +501,27 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
     mb_progress_finish();
     free(est);
     return failed ? -1 : 0;
+}
+
+/* --runs K > 1 (node_runs.h): the os benchmarks of the plan, K times in fresh processes on
+ * every node, before the rank measures them itself. On rank 0 the replies, one entry per
+ * node (mb_node_runs_phase); NULL elsewhere. */
+static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t *layout,
+                                const char *config_text, const driver_plan_t *plan, size_t nplan,
+                                int k)
+{
+    mb_node_runs_bench_t *benches = calloc(nplan ? nplan : 1, sizeof *benches);
+    size_t n = 0;
+    if (!benches)
+        mb_mpi_fail("calloc in driver_node_runs", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    for (size_t i = 0; i < nplan; i++)
+        if (!plan[i].skip_reason && strcmp(plan[i].bench->group, "os") == 0)
+            benches[n++] = (mb_node_runs_bench_t){.bench = plan[i].bench,
+                                                  .points = plan[i].points,
+                                                  .npoints = plan[i].npoints};
+    json_t *per_node = n ? mb_node_runs_phase(ctx, layout->host, config_text, benches, n, k) : NULL;
+    free(benches);
+    return per_node;
 }
 
 int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
@@ -521,13 +546,14 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_results_t *results = NULL;
     mb_raw_t *raw = NULL;
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
-    json_t *preflight = NULL, *calibration = NULL;
+    json_t *preflight = NULL, *calibration = NULL, *node_runs = NULL;
+    char *config_text = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
     char err[1024] = "";
     if (!cfg || !selected || !plan)
         mb_mpi_fail("malloc", MPI_ERR_NO_MEM, __FILE__, __LINE__);
 
-    if (driver_load_config(comm, rank, config_path, cfg) != 0)
+    if (driver_load_config(comm, rank, config_path, cfg, &config_text) != 0)
         goto done;
     if (mb_node_layout_create(comm, &layout) != 0) {
         driver_error(rank, "MB_PSEUDO_NODES=\"%s\" is not a whole number >= 1", getenv("MB_PSEUDO_NODES"));
@@ -625,8 +651,12 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
                       : opts->time_budget_s < 0 ? 0
                                                 : (double)cfg->run_time_budget / 1e9;
-    if (driver_run_plan(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s, timings,
-                        &mark_s) != 0)
+    if (opts->runs > 1) {
+        node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs);
+        mark_s = mb_timings_lap(timings, "node_runs", mark_s);
+    }
+    if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, results, raw, budget_s, began_s,
+                        timings, &mark_s) != 0)
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
@@ -677,6 +707,8 @@ done:
     mb_node_layout_free(&layout);
     json_decref(preflight);
     json_decref(calibration);
+    json_decref(node_runs);
+    free(config_text);
     for (size_t i = 0; i < nplan; i++)
         free(plan[i].points);
     free(plan);

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hwloc.h>
 #include <mpi.h>
@@ -12,6 +13,7 @@
 #include "buildinfo.h"
 #include "clock.h"
 #include "driver.h"
+#include "node_runs.h"
 #include "options.h"
 #include "plot.h"
 #include "registry.h"
@@ -50,6 +52,10 @@ int main(int argc, char **argv)
     /* Where the run's time went counts from here: topology and MPI_Init are "startup". */
     mb_timings_t timings;
     mb_timings_init(&timings, mb_clock_elapsed_s());
+
+    /* --runs K's node-only runs (node_runs.h): started by a rank, never under MPI. */
+    if (argc == 2 && strcmp(argv[1], MB_NODE_RUNS_CHILD_ARG) == 0)
+        return mb_node_runs_child_main();
 
     /* The commands (the pre-flight's tests alone, work on results already written), without
      * MPI. */

@@ -8,6 +8,7 @@
 #include "plot_command.h"
 #include "predict_command.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ static const struct option options_long[] = {
     {"time-budget", required_argument, NULL, 't'},
     {"no-raw", no_argument, NULL, 'R'},
     {"force", no_argument, NULL, 'f'},
+    {"runs", required_argument, NULL, 'k'},
     {NULL, 0, NULL, 0},
 };
 
@@ -85,6 +87,10 @@ void mb_options_usage(FILE *f)
           "                      working sets, fewer repetitions (at least 3 per point),\n"
           "                      then coarser size grids and fewer process counts, each\n"
           "                      recorded in results.json and the report\n"
+          "  --runs K            repeat the per-node phase (the os.* benchmarks) K times,\n"
+          "                      each in a fresh process, and report each figure's mean\n"
+          "                      +- standard error over the K runs beside the rank's own\n"
+          "                      measurement (seed 003); default 1: measured once\n"
           "  --no-raw            keep no raw.csv.gz (every experiment's time), only the\n"
           "                      statistics: for huge runs (overrides [output]\n"
           "                      raw_samples)\n"
@@ -99,7 +105,7 @@ void mb_options_usage(FILE *f)
 
 int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_t errlen)
 {
-    *opts = (mb_options_t){.action = MB_ACTION_RUN};
+    *opts = (mb_options_t){.action = MB_ACTION_RUN, .runs = 1};
     opterr = 0;
     /* 0, not 1: glibc then forgets the previous argv (its place in a cluster such as -xy),
      * so that a second parse in one process reads only its own. */
@@ -115,6 +121,19 @@ int mb_options_parse(int argc, char **argv, mb_options_t *opts, char *err, size_
         case 'd': opts->out_dir = optarg; break;
         case 'R': opts->no_raw = 1; break;
         case 'f': opts->force = true; break;
+        case 'k': {
+            char *end;
+            errno = 0;
+            long k = strtol(optarg, &end, 10);
+            if (end == optarg || *end || errno || k < 1 || k > MB_OPTIONS_RUNS_MAX) {
+                snprintf(err, errlen,
+                         "option '--runs': '%s' is not a whole number of runs from 1 to %d",
+                         optarg, MB_OPTIONS_RUNS_MAX);
+                return -1;
+            }
+            opts->runs = (int)k;
+            break;
+        }
         case 't': {
             char *end;
             uint64_t ns = 0;

@@ -15,6 +15,9 @@ typedef enum mb_action {
     MB_ACTION_LIST,
 } mb_action_t;
 
+/* The most --runs: each run is a whole per-node phase. */
+#define MB_OPTIONS_RUNS_MAX 1000
+
 typedef struct mb_options {
     mb_action_t action;
     const char *config_path; /* NULL: config/default.ini beside the executable */
@@ -23,6 +26,7 @@ typedef struct mb_options {
     double time_budget_s;    /* --time-budget; 0: not given (the config's), < 0: none */
     int no_raw;              /* --no-raw: no raw.csv.gz, whatever [output] raw_samples says */
     bool force;              /* --force: write into an --out directory that holds files */
+    int runs;                /* --runs: the per-node phase's runs in fresh processes; 1: none */
 } mb_options_t;
 
 /* A command run as `mbsuite NAME ARGS...`, without MPI: the pre-flight's tests alone, or

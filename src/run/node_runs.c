@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+#include "node_runs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <hwloc.h>
+
+#include "config.h"
+#include "measure.h"
+#include "mpi_util.h"
+#include "progress.h"
+#include "registry.h"
+#include "sysinfo.h"
+
+extern char **environ;
+
+/* The child's request: everything it measures with, so that each run measures the same
+ * points under the same calibration as the rank's own measurement. */
+static json_t *node_runs_request(const mb_context_t *ctx, const char *config_text,
+                                 const mb_node_runs_bench_t *benches, size_t n)
+{
+    const mb_timing_t *t = ctx->timing;
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *pts = json_array();
+        for (size_t j = 0; j < benches[i].npoints; j++) {
+            json_t *v = json_array();
+            for (size_t d = 0; d < MB_MAX_DIMS; d++)
+                json_array_append_new(v, json_integer(benches[i].points[j].v[d]));
+            json_array_append_new(pts, v);
+        }
+        json_array_append_new(list, json_pack("{s:s, s:o}", "name", benches[i].bench->name,
+                                              "points", pts));
+    }
+    return json_pack("{s:s, s:I, s:{s:f, s:f, s:f, s:f, s:f}, s:o}", "config", config_text,
+                     "memory_span_cap_bytes", (json_int_t)mb_sysinfo_memory_span_cap(), "timing",
+                     "nominal_resolution_ns", t->nominal_resolution_ns, "resolution_ns",
+                     t->resolution_ns, "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
+                     "loop_overhead_ns", t->loop_overhead_ns, "benchmarks", list);
+}
+
+/* The request in an anonymous file as the child's standard input (no pipe to fill, no
+ * SIGPIPE when the child dies early); its standard output a pipe read to the end. The
+ * child starts with default signal dispositions and an empty mask (this rank blocks
+ * SIGTERM and others for its signal thread). Returns 0 with *reply, or -1 with err. */
+static int node_runs_spawn(const json_t *request, json_t **reply, char *err, size_t errlen)
+{
+    int in = memfd_create("mbsuite-node-runs", MFD_CLOEXEC), out[2] = {-1, -1}, rc = -1;
+    char *text = NULL;
+    size_t len = 0, room = 0;
+    *reply = NULL;
+    if (in < 0 || json_dumpfd(request, in, JSON_COMPACT) != 0 || lseek(in, 0, SEEK_SET) != 0 ||
+        pipe2(out, O_CLOEXEC) != 0) {
+        snprintf(err, errlen, "the request to the child: %s", strerror(errno));
+        goto done;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in, STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    char *argv[] = {"/proc/self/exe", MB_NODE_RUNS_CHILD_ARG, NULL};
+    pid_t pid;
+    int sp = posix_spawn(&pid, "/proc/self/exe", &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(out[1]);
+    out[1] = -1;
+    if (sp != 0) {
+        snprintf(err, errlen, "posix_spawn of /proc/self/exe: %s", strerror(sp));
+        goto done;
+    }
+    for (;;) {
+        if (len + 4096 > room) {
+            char *grown = realloc(text, room = 2 * room + 65536);
+            if (!grown)
+                break;
+            text = grown;
+        }
+        ssize_t got = read(out[0], text + len, room - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (WIFSIGNALED(status))
+            snprintf(err, errlen, "the child was killed by signal %d", WTERMSIG(status));
+        else
+            snprintf(err, errlen, "the child exited with status %d (see its standard error)",
+                     WEXITSTATUS(status));
+        goto done;
+    }
+    json_error_t jerr;
+    *reply = text ? json_loadb(text, len, 0, &jerr) : NULL;
+    if (!json_is_object(*reply)) {
+        snprintf(err, errlen, "the child's reply is not JSON: %s", text ? jerr.text : "empty");
+        json_decref(*reply);
+        *reply = NULL;
+        goto done;
+    }
+    rc = 0;
+done:
+    free(text);
+    if (in >= 0)
+        close(in);
+    if (out[0] >= 0)
+        close(out[0]);
+    if (out[1] >= 0)
+        close(out[1]);
+    return rc;
+}
+
+json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char *config_text,
+                           const mb_node_runs_bench_t *benches, size_t n, int k)
+{
+    json_t *mine = NULL;
+    if (ctx->node_rank == 0) {
+        json_t *request = node_runs_request(ctx, config_text, benches, n);
+        json_t *replies = json_array(), *errors = json_array();
+        for (int r = 0; r < k; r++) {
+            if (ctx->rank == 0)
+                mb_progress_note("mbsuite: --runs %d: the per-node phase (%zu benchmarks) in a "
+                                 "fresh process, run %d of %d",
+                                 k, n, r + 1, k);
+            json_t *reply;
+            char err[512];
+            if (node_runs_spawn(request, &reply, err, sizeof err) == 0) {
+                json_array_append_new(replies, reply);
+            } else {
+                json_array_append_new(errors, json_sprintf("run %d: %s", r + 1, err));
+                mb_progress_note("mbsuite: warning: --runs on node %d (%s), run %d: %s",
+                                 ctx->node, host, r + 1, err);
+            }
+        }
+        json_decref(request);
+        mine = json_pack("{s:i, s:s, s:o, s:o}", "node", ctx->node, "host", host, "replies",
+                         replies, "errors", errors);
+    }
+    mb_mpi_wait_quietly(ctx->node_comm);
+    json_t *all = ctx->leaders != MPI_COMM_NULL ? mb_mpi_gather_json(ctx->leaders, mine) : NULL;
+    json_decref(mine);
+    mb_mpi_wait_quietly(ctx->comm);
+    return ctx->rank == 0 ? all : (json_decref(all), NULL);
+}
+
+/* ----------------------------------------------------------------- the child */
+
+/* One benchmark of the request measured: {"name", "medians": [ns or null], "reasons":
+ * [null or why the point failed], "derived": {...} or null}. */
+static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
+{
+    const char *name = json_string_value(json_object_get(entry, "name"));
+    const mb_bench_t *b = name ? mb_registry_find(name) : NULL;
+    const json_t *jpts = json_object_get(entry, "points");
+    size_t n = json_array_size(jpts);
+    if (!b)
+        return NULL;
+    mb_point_t *pts = calloc(n ? n : 1, sizeof *pts);
+    mb_measurement_t *ms = calloc(n ? n : 1, sizeof *ms);
+    if (!pts || !ms) {
+        free(pts);
+        free(ms);
+        return NULL;
+    }
+    json_t *medians = json_array(), *reasons = json_array();
+    for (size_t i = 0; i < n; i++) {
+        for (size_t d = 0; d < MB_MAX_DIMS; d++)
+            pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
+        char reason[512] = "";
+        if (mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason) == 0) {
+            json_array_append_new(medians, json_real(ms[i].stats.median));
+            json_array_append_new(reasons, json_null());
+        } else {
+            ms[i] = (mb_measurement_t){0}; /* n == 0: a failed point for derive */
+            json_array_append_new(medians, json_null());
+            json_array_append_new(reasons, json_string(reason));
+        }
+    }
+    json_t *derived = b->derive ? b->derive(pts, ms, n) : NULL;
+    for (size_t i = 0; i < n; i++)
+        mb_measurement_free(&ms[i]);
+    free(ms);
+    free(pts);
+    return json_pack("{s:s, s:o, s:o, s:o}", "name", name, "medians", medians, "reasons",
+                     reasons, "derived", derived ? derived : json_null());
+}
+
+int mb_node_runs_child_main(void)
+{
+    /* The job ends this child with its rank; and nothing but the reply goes to the pipe
+     * (a benchmark's helper that printed would corrupt it). */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int reply_fd = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
+    if (reply_fd < 0 || devnull < 0 || dup2(devnull, STDOUT_FILENO) < 0) {
+        fprintf(stderr, "mbsuite: node run: cannot set up its output: %s\n", strerror(errno));
+        return 1;
+    }
+    close(devnull);
+    json_error_t jerr;
+    json_t *req = json_loadfd(STDIN_FILENO, 0, &jerr);
+    const char *config_text = json_string_value(json_object_get(req, "config"));
+    const json_t *jt = json_object_get(req, "timing");
+    mb_config_t cfg;
+    char err[1024] = "";
+    mb_config_defaults(&cfg);
+    if (!config_text || !json_is_object(jt)) {
+        fprintf(stderr, "mbsuite: node run: a bad request on standard input (%s)\n",
+                req ? "fields missing" : jerr.text);
+        json_decref(req);
+        return 1;
+    }
+    if (mb_config_parse_string(&cfg, config_text, "the run's configuration", err, sizeof err) != 0) {
+        fprintf(stderr, "mbsuite: node run: %s\n", err);
+        json_decref(req);
+        return 1;
+    }
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
+        fprintf(stderr, "mbsuite: node run: hwloc cannot read this machine's topology\n");
+        json_decref(req);
+        return 1;
+    }
+    mb_sysinfo_set_memory_span_cap(
+        (uint64_t)json_integer_value(json_object_get(req, "memory_span_cap_bytes")));
+    mb_timing_t timing = {
+        .clock = mb_clock_get((mb_clock_id_t)cfg.timing_clock),
+        .nominal_resolution_ns = json_real_value(json_object_get(jt, "nominal_resolution_ns")),
+        .resolution_ns = json_real_value(json_object_get(jt, "resolution_ns")),
+        .overhead_ns = json_real_value(json_object_get(jt, "overhead_ns")),
+        .enough_ns = json_real_value(json_object_get(jt, "enough_ns")),
+        .loop_overhead_ns = json_real_value(json_object_get(jt, "loop_overhead_ns")),
+        .enough_source = "the rank's calibration",
+    };
+    mb_context_t ctx = {.config = &cfg, .timing = &timing, .topology = topo,
+                        .llc_bytes = mb_sysinfo_llc_bytes(topo), .comm = MPI_COMM_NULL,
+                        .size = 1, .node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL,
+                        .node_size = 1, .pair_intra = MPI_COMM_NULL,
+                        .pair_inter = MPI_COMM_NULL, .measure_comm = MPI_COMM_NULL};
+    json_t *out = json_array();
+    size_t i;
+    const json_t *entry;
+    int status = 0;
+    json_array_foreach(json_object_get(req, "benchmarks"), i, entry)
+    {
+        json_t *one = node_runs_measure(&ctx, entry);
+        if (!one) {
+            fprintf(stderr, "mbsuite: node run: no benchmark %s\n",
+                    json_string_value(json_object_get(entry, "name")));
+            status = 1;
+            break;
+        }
+        json_array_append_new(out, one);
+    }
+    json_t *reply = json_pack("{s:o}", "benchmarks", out);
+    if (status == 0 && json_dumpfd(reply, reply_fd, JSON_COMPACT) != 0)
+        status = 1;
+    json_decref(reply);
+    json_decref(req);
+    hwloc_topology_destroy(topo);
+    close(reply_fd);
+    return status;
+}
