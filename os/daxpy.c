@@ -119,6 +119,8 @@ oom:
     return -1;
 }
 
+/* omp simd: at -O2 GCC 12 vectorises no loop that needs a remainder (its very cheap cost
+ * model), and a scalar loop measured single precision at half double's rate. */
 static void daxpy_run(void *state, uint64_t iters)
 {
     daxpy_state_t *s = state;
@@ -128,12 +130,14 @@ static void daxpy_run(void *state, uint64_t iters)
             float *restrict y = s->y;
             const float *restrict x = s->x;
             const float a = 0.5f;
+#pragma omp simd
             for (size_t i = 0; i < n; i++)
                 y[i] += a * x[i];
         } else {
             double *restrict y = s->y;
             const double *restrict x = s->x;
             const double a = 0.5;
+#pragma omp simd
             for (size_t i = 0; i < n; i++)
                 y[i] += a * x[i];
         }
