@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare_stats.h"
@@ -49,11 +50,14 @@ static json_t *compare_index(const json_t *root)
         const char *name = json_string_value(json_object_get(b, "name"));
         const json_t *pts = json_object_get(b, "points");
         for (size_t k = 0; name && k < json_array_size(pts); k++) {
-            char params[512], key[640];
+            char params[512], *key;
             compare_params_text(json_object_get(json_array_get(pts, k), "params"), params,
                                 sizeof params);
-            snprintf(key, sizeof key, "%s %s", name, params);
+            /* The whole name, however long: mb_compare_runs finds the params after it. */
+            if (asprintf(&key, "%s %s", name, params) < 0)
+                continue;
             json_object_set_new(map, key, json_pack("[I,I]", (json_int_t)i, (json_int_t)k));
+            free(key);
         }
     }
     return map;
