@@ -247,10 +247,13 @@ bench_fits() {
     # 2-core machine for models in p (its figures are contended; the fits are the point).
     sed 's/^enabled = yes/enabled = no/' config/default.ini >"$TMP/mpi.ini"
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi.ini" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
-    read -r p2p n2p <<<"$($GET "$TMP/fit2/results.json" fits p2p)"
-    read -r coll ncoll <<<"$($GET "$TMP/fit2/results.json" fits coll)"
-    echo "-np 2: median held-out error, point-to-point: $p2p% over $n2p fits (target <= 5%);" \
-         "collectives: $coll% over $ncoll fits (target <= 10%; p = 2 only)"
+    local p2p n2p p2p_worst p2p_worst_name p2p_over coll ncoll coll_worst coll_worst_name coll_over
+    read -r p2p n2p p2p_worst p2p_worst_name p2p_over <<<"$($GET "$TMP/fit2/results.json" fits p2p 5)"
+    read -r coll ncoll coll_worst coll_worst_name coll_over <<<"$($GET "$TMP/fit2/results.json" fits coll 10)"
+    echo "-np 2: held-out error, point-to-point: median $p2p% over $n2p fits, worst $p2p_worst% ($p2p_worst_name)," \
+         "$p2p_over over 5% (target: every fit <= 5%)"
+    echo "-np 2: held-out error, collectives: median $coll% over $ncoll fits, worst $coll_worst% ($coll_worst_name)," \
+         "$coll_over over 10% (target: every fit <= 10%; p = 2 only)"
     read -r q_ok negative small nseg <<<"$($GET "$TMP/fit2/results.json" fits quality)"
     echo "-np 2: segments over d > 0 with Q in [0.01, 0.99]: $q_ok of $nseg" \
          "($(calc '%.0f' "100 * $q_ok / $nseg")%, target >= 80%); with a negative coefficient:" \
@@ -291,10 +294,10 @@ bench_fits() {
     fi
     printf '[preflight]\nenabled = no\n[mpi]\nmax_size = 64K\ncollective_max_size = 64K\n' >"$TMP/fit4.ini"
     MB_YIELD=1 $MPIRUN -np 4 "$EXE" --config "$TMP/fit4.ini" --only 'mpi.*' --out "$TMP/fit4" >/dev/null 2>&1
-    read -r p2p n2p <<<"$($GET "$TMP/fit4/results.json" fits p2p)"
-    read -r coll ncoll <<<"$($GET "$TMP/fit4/results.json" fits coll)"
-    echo "-np 4 (oversubscribed): median held-out error, point-to-point: $p2p% over $n2p fits;" \
-         "collectives (p = 2..4, largest p held out): $coll% over $ncoll fits (target < 20%)"
+    read -r p2p n2p p2p_worst p2p_worst_name p2p_over <<<"$($GET "$TMP/fit4/results.json" fits p2p 5)"
+    read -r coll ncoll coll_worst coll_worst_name coll_over <<<"$($GET "$TMP/fit4/results.json" fits coll 10)"
+    echo "-np 4 (oversubscribed): held-out error, point-to-point: median $p2p% over $n2p fits, worst $p2p_worst% ($p2p_worst_name);" \
+         "collectives (p = 2..4, largest p held out): median $coll% over $ncoll fits, worst $coll_worst% ($coll_worst_name), $coll_over over 10%"
     $GET "$TMP/fit4/results.json" predictions errors | while read -r name err npts; do
         echo "-np 4 (oversubscribed): $name predicted from the tables: median |error| $err% over $npts points"
     done
@@ -368,17 +371,28 @@ bench_node() {
         mids+=("$($GET "$TMP/lv$r/results.json" midpoints shm.latency 2>/dev/null || echo none)")
         echo "cache levels, run $r: plateaus end at ${found[-1]}; rises half done at ${mids[-1]} (bytes; open: memory)"
     done
-    # The same levels: as many as run 1's, each (where its rise is half done, the capacity
-    # estimate) within one point of the curve (2^(1/4)) of run 1's; and, apart, as many.
-    local same count
-    same=$(printf '%s\n' "${mids[@]}" | awk 'NR == 1 { n = split($0, ref) }
-        { m = split($0, v); ok = m == n
-          for (i = 1; ok && i <= n; i++)
-              if (ref[i] != v[i] && (ref[i] == "open" || v[i] == "open" || (v[i] / ref[i] > 1.19 || ref[i] / v[i] > 1.19))) ok = 0
-          same += ok }
-        END { print same + 0 }')
-    count=$(printf '%s\n' "${mids[@]}" | awk 'NR == 1 { n = split($0, ref) } { same += split($0, v) == n } END { print same + 0 }')
-    echo "cache levels: $count of $level_runs runs find as many levels as run 1; $same of $level_runs find each within one point of the curve of run 1's (target 10 of 10)"
+    # The same levels: as many as most runs find, each within one point of the curve (2^(1/4))
+    # of its median over the runs; judged on where each plateau ends (a point of the curve,
+    # the size the results give) and on where each rise is half done (interpolated between
+    # points: an edge that falls on either side of one point moves it by up to two).
+    same_levels() {
+        printf '%s\n' "$@" | awk '{ row[NR] = $0; c[NF]++ }
+            END { best = 0; for (k in c) if (c[k] > c[best] + 0) best = k
+                  for (i = 1; i <= best; i++) { m = 0; open = 0
+                      for (r = 1; r <= NR; r++)
+                          if (split(row[r], v) == best) { if (v[i] == "open") open++; else col[++m] = v[i] + 0 }
+                      for (x = 2; x <= m; x++) for (y = x; y > 1 && col[y - 1] > col[y]; y--) { t = col[y]; col[y] = col[y - 1]; col[y - 1] = t }
+                      med[i] = open > m ? "open" : (m % 2) ? col[(m + 1) / 2] : (col[m / 2] + col[m / 2 + 1]) / 2 }
+                  for (r = 1; r <= NR; r++) { ok = split(row[r], v) == best
+                      for (i = 1; ok && i <= best; i++)
+                          if (v[i] != med[i] && (v[i] == "open" || med[i] == "open" || v[i] / med[i] > 1.19 || med[i] / v[i] > 1.19)) ok = 0
+                      same += ok }
+                  printf "%d %d", c[best], same }'
+    }
+    local counts_ends counts_mids
+    counts_ends=$(same_levels "${found[@]}")
+    counts_mids=$(same_levels "${mids[@]}")
+    echo "cache levels: ${counts_ends% *} of $level_runs runs find as many levels as most runs; each plateau's end within one point of the curve of its median over the runs in ${counts_ends#* } of $level_runs, each half-rise in ${counts_mids#* } of $level_runs (target 10 of 10)"
     # How far each level moves between runs: on a VM the host's other tenants share the L3.
     printf '%s\n' "${mids[@]}" | awk '{ for (i = 1; i <= NF; i++) if ($i != "open") {
             if (!(i in lo) || $i + 0 < lo[i]) lo[i] = $i + 0

@@ -5,8 +5,9 @@
  * FILE preflight KEY for a clock or pre-flight figure, or
  * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time,
  * FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of
- * its points failed, or FILE fits p2p|coll: the median held-out prediction error (%) of the point-to-point
- * (params with a pair) or collective fits, and how many; FILE fits quality: of the
+ * its points failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error (%) of the
+ * point-to-point (params with a pair) or collective fits, how many, the worst and its benchmark,
+ * and how many exceed OVER_PCT; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
  * a negative coefficient, how many fewer than 4 points, and how many there are;
  * FILE timings KEY for the run's
@@ -32,7 +33,7 @@ static int get_usage(void)
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
                     "       results_get FILE system.clock|system.mpi|preflight|timings KEY\n"
                     "       results_get FILE timings slowest\n"
-                    "       results_get FILE fits p2p|coll|quality\n"
+                    "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
                     "       results_get FILE predictions errors\n"
                     "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
                     "       results_get FILE levels|midpoints BENCH\n");
@@ -112,12 +113,16 @@ static int get_predictions(const json_t *root)
     return 0;
 }
 
-/* The median of the fits' holdout_error_pct, point-to-point ones or collectives. */
-static int get_fits_holdout(const json_t *root, const char *which)
+/* "MEDIAN COUNT WORST NAME OVER": the median of the fits' holdout_error_pct, point-to-point ones
+ * or collectives, how many, the worst and its benchmark, and how many exceed OVER percent
+ * (the issue's targets are for every fit, not the median). */
+static int get_fits_holdout(const json_t *root, const char *which, double over_pct)
 {
     bool p2p = strcmp(which, "p2p") == 0;
-    size_t i, n = 0;
+    size_t i, n = 0, nover = 0;
     json_t *fit;
+    const char *worst_name = "?";
+    double worst = 0;
     const json_t *fits = json_object_get(root, "fits");
     double *v = calloc(json_array_size(fits) + 1, sizeof *v);
     if (!v)
@@ -125,8 +130,16 @@ static int get_fits_holdout(const json_t *root, const char *which)
     json_array_foreach(fits, i, fit) {
         const json_t *e = json_object_get(fit, "holdout_error_pct");
         bool is_p2p = json_object_get(json_object_get(fit, "params"), "pair") != NULL;
-        if (json_is_number(e) && is_p2p == p2p)
-            v[n++] = json_number_value(e);
+        if (!json_is_number(e) || is_p2p != p2p)
+            continue;
+        double x = json_number_value(e);
+        if (n == 0 || x > worst) {
+            const char *name = json_string_value(json_object_get(fit, "name"));
+            worst = x;
+            worst_name = name ? name : "?";
+        }
+        v[n++] = x;
+        nover += x > over_pct;
     }
     if (n == 0) {
         free(v);
@@ -134,7 +147,8 @@ static int get_fits_holdout(const json_t *root, const char *which)
         return 1;
     }
     qsort(v, n, sizeof *v, get_cmp);
-    printf("%.4g %zu\n", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, n);
+    printf("%.4g %zu %.4g %s %zu\n", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, n, worst,
+           worst_name, nover);
     free(v);
     return 0;
 }
@@ -254,7 +268,7 @@ int main(int argc, char **argv)
     }
     int rc = 1;
     if (strcmp(argv[2], "fits") == 0) {
-        rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3]);
+        rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3], argc > 4 ? atof(argv[4]) : 0);
         goto done;
     }
     if (strcmp(argv[2], "breaks") == 0) {
