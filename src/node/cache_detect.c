@@ -19,6 +19,8 @@
  *     points), which is dropped, and the plateau is tried again on the level below; else
  *     the plateau starts a new level. So every level is at least min_step above the one
  *     before, and the curve's levels rise.
+ * A level then runs on over any later point, before the next level, within tol of it (an
+ * outlier near a plateau's end leaves too few points after it to be a plateau).
  * Each level's size is its largest working set, its latency the median of its points, and
  * its midpoint where the rise to the next level is half done (in log latency), which for a
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
@@ -173,6 +175,17 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
     }
     free(start);
     free(end);
+    /* A level runs on over the points up to the next level that are within tol of it: an
+     * outlier near a plateau's end leaves fewer than min_points points after it, which make
+     * no plateau of their own, and would end the level early by them. */
+    for (size_t l = 0; l < nlev; l++) {
+        size_t stop = l + 1 < nlev ? levels[l + 1].first : n;
+        for (size_t i = levels[l].last + 1; i < stop; i++)
+            if (detect_within(latency_ns[i], levels[l].latency_ns, tol))
+                levels[l].last = i;
+        levels[l].size_bytes = sizes_bytes[levels[l].last];
+        levels[l].open = levels[l].last == n - 1;
+    }
     /* Fewer than min_points points after the last level, not min_step above it: noise at
      * the curve's end (one slow point), not a rise to a level of its own; the last level
      * still runs to the end (memory). */
