@@ -17,19 +17,6 @@
 /* A benchmark without a ranks axis runs on a pair (as fit_results.c). */
 #define PREDICT_PATTERNS_P_DEFAULT 2.0
 
-static const json_t *predict_patterns_bench(const json_t *root, const char *name)
-{
-    size_t i;
-    const json_t *b;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
-    {
-        const char *n = json_string_value(json_object_get(b, "name"));
-        if (n && strcmp(n, name) == 0)
-            return b;
-    }
-    return NULL;
-}
-
 /* " pair=intra" for a series object, "" for none: the tail of a message. */
 static void predict_patterns_series_text(const json_t *series, char *buf, size_t len)
 {
@@ -60,7 +47,7 @@ static const json_t *predict_patterns_fit(const json_t *root, const json_t *fits
         snprintf(err, errlen, "%s has no fit for the series%s", name, where);
         return NULL;
     }
-    const json_t *b = predict_patterns_bench(root, name);
+    const json_t *b = mb_record_find(root, name);
     const char *skipped = b ? json_string_value(json_object_get(b, "skipped")) : NULL;
     if (!b)
         snprintf(err, errlen, "%s was not run (not in the results)", name);

@@ -32,6 +32,19 @@ const char *mb_record_axis(const json_t *bench, mb_role_t r)
     return NULL;
 }
 
+const json_t *mb_record_find(const json_t *root, const char *name)
+{
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        const char *n = json_string_value(json_object_get(b, "name"));
+        if (n && strcmp(n, name) == 0)
+            return b;
+    }
+    return NULL;
+}
+
 bool mb_record_ran(const json_t *bench)
 {
     const json_t *skipped = json_object_get(bench, "skipped");

@@ -18,6 +18,9 @@ mb_role_t mb_record_role(const json_t *bench, const char *axis);
 /* The name of bench's first axis with role r (borrowed from bench), or NULL. */
 const char *mb_record_axis(const json_t *bench, mb_role_t r);
 
+/* The record of benchmark `name` in a results document's "benchmarks" (borrowed), or NULL. */
+const json_t *mb_record_find(const json_t *root, const char *name);
+
 /* Whether bench ran: "skipped" is absent or null. */
 bool mb_record_ran(const json_t *bench);
 

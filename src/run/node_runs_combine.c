@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "node_runs.h"
+#include "record.h"
 #include "stats.h"
 
 json_t *mb_node_runs_stat(const double *values, size_t n)
@@ -19,20 +20,6 @@ json_t *mb_node_runs_stat(const double *values, size_t n)
     return json_pack("{s:I, s:o, s:o, s:o}", "k", (json_int_t)n, "mean",
                      isfinite(mean) ? json_real(mean) : json_null(), "stderr",
                      isfinite(se) ? json_real(se) : json_null(), "values", list);
-}
-
-/* The reply's entry for benchmark name, or NULL. */
-static const json_t *combine_bench(const json_t *reply, const char *name)
-{
-    size_t i;
-    const json_t *b;
-    json_array_foreach(json_object_get(reply, "benchmarks"), i, b)
-    {
-        const char *n = json_string_value(json_object_get(b, "name"));
-        if (n && strcmp(n, name) == 0)
-            return b;
-    }
-    return NULL;
 }
 
 /* One figure of one node over its runs: the value at `pick` of each reply's entry for
@@ -52,7 +39,7 @@ static json_t *combine_node(const json_t *node, const combine_pick_t *pick)
     const json_t *reply;
     json_array_foreach(replies, i, reply)
     {
-        const json_t *b = combine_bench(reply, pick->name);
+        const json_t *b = mb_record_find(reply, pick->name);
         const json_t *x = !b         ? NULL
                           : pick->key ? json_object_get(json_object_get(b, "derived"), pick->key)
                                       : json_array_get(json_object_get(b, "medians"), pick->point);
@@ -114,7 +101,7 @@ void mb_node_runs_attach(json_t *result, const json_t *per_node)
         {
             const char *key;
             json_t *x;
-            json_object_foreach(json_object_get(combine_bench(reply, name), "derived"), key, x)
+            json_object_foreach(json_object_get(mb_record_find(reply, name), "derived"), key, x)
                 if (json_is_number(x))
                     json_object_set_new(keys, key, json_true());
         }
