@@ -261,6 +261,17 @@ static int sum_ints(const int *d, size_t bytes)
         s += d[i];
     return s;
 }
+/* A working set whose pages are written (lmbench bzero()s it): calloc'd pages never written
+ * may all map the kernel's one zero page, which stays in L1 whatever the set's size. */
+static int *written_ints(size_t bytes)
+{
+    int *d = malloc(bytes + sizeof(int));
+    if (!d)
+        die("malloc");
+    for (size_t i = 0; i < bytes / sizeof(int); i++)
+        d[i] = (int)i;
+    return d;
+}
 static void token(int wr, int rd)
 {
     int msg = 1;
@@ -319,14 +330,14 @@ static double ctx_us(size_t kb, int procs, int pinned)
     }
     ring_procs = procs;
     ring_bytes = kb << 10;
-    ring_data = calloc(1, ring_bytes + 1);
+    ring_data = written_ints(ring_bytes);
     for (int i = 0; i < procs; i++)
         if (pipe(ring[i]) != 0)
             die("pipe");
     double overhead = benchmp_us(op_ctx_overhead);
     for (int i = 1; i < procs; i++)
         if (peer_fork() == 0) { /* member i: reads pipe i-1, writes pipe i */
-            int *own = calloc(1, ring_bytes + 1), msg;
+            int *own = written_ints(ring_bytes), msg;
             for (;;) {
                 if (read(ring[i - 1][0], &msg, sizeof msg) != sizeof msg)
                     _exit(1);
