@@ -30,7 +30,12 @@
  *                                            an 8 MiB file in the page cache
  *   pagefault                                lat_pagefault on that file, per page, less
  *                                            mmap+munmap
- * lat_ops (lmbench's CPU operation latencies) is not reproduced. */
+ *   ops int64|double add|mul|div             lat_ops, in nanoseconds: 100-deep dependent
+ *                                            chains; int64 add counts r += r + i as two
+ *                                            operations, mul and div less one xor (timed as
+ *                                            lat_ops' shift-and-xor chain); double add, mul
+ *                                            f += f, f *= f, div f = g / f
+ * lat_select tcp is not reproduced. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -532,21 +537,69 @@ static void op_map_only(uint64_t n)
     op_map_touch(n, 0);
 }
 
+static void usage(void)
+{
+    fprintf(stderr, "usage: ref_lmbench null|read|write|stat|open|sig_install|sig_catch|fork|"
+                    "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
+                    "file_rd|mmap_rd|pagefault\n"
+                    "       ref_lmbench select N | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
+                    "       ref_lmbench ops int64|double add|mul|div\n");
+    exit(2);
+}
+
+/* --- lat_ops --- */
+#define X10(a) a a a a a a a a a a
+#define X100(a) X10(X10(a))
+static volatile uint64_t ops_start = 1000; /* unknown to the compiler: no folding */
+#define INT_CHAIN(name, step)                                                                 \
+    static void name(uint64_t n)                                                              \
+    {                                                                                         \
+        uint64_t r = ops_start;                                                               \
+        while (n--)                                                                           \
+            for (uint64_t i = 1; i <= 1000; i++) {                                            \
+                X100(step)                                                                    \
+            }                                                                                 \
+        sink += r;                                                                            \
+    }
+INT_CHAIN(op_int64_bit, r ^= i; r <<= 1;)
+INT_CHAIN(op_int64_add, r += r + i;)
+INT_CHAIN(op_int64_mul, r = (r * i) ^ r;)
+INT_CHAIN(op_int64_div, r = (r / i) ^ r;)
+#define DOUBLE_CHAIN(name, step)                                                              \
+    static void name(uint64_t n)                                                              \
+    {                                                                                         \
+        double f = (double)ops_start, g = 1.0;                                                \
+        while (n--)                                                                           \
+            for (int i = 0; i < 1000; i++) {                                                  \
+                X10(step)                                                                     \
+            }                                                                                 \
+        sink += (uint64_t)(f != g);                                                           \
+    }
+DOUBLE_CHAIN(op_double_add, f += f;)
+DOUBLE_CHAIN(op_double_mul, f *= f;)
+DOUBLE_CHAIN(op_double_div, f = g / f;)
+
+/* Nanoseconds per operation, lat_ops' counting. */
+static double ops_ns(const char *type, const char *what)
+{
+    int add = strcmp(what, "add") == 0, mul = strcmp(what, "mul") == 0,
+        div = strcmp(what, "div") == 0;
+    if (strcmp(type, "double") == 0 && (add || mul || div))
+        return 1e3 * benchmp_us(add ? op_double_add : mul ? op_double_mul : op_double_div) / 1e4;
+    if (strcmp(type, "int64") != 0 || !(add || mul || div))
+        usage();
+    if (add)
+        return 1e3 * benchmp_us(op_int64_add) / 2e5;
+    double bit_ns = 1e3 * benchmp_us(op_int64_bit) / 2e5;
+    return 1e3 * benchmp_us(mul ? op_int64_mul : op_int64_div) / 1e5 - bit_ns;
+}
+
 static int open_or_die(const char *path, int flags)
 {
     int fd = open(path, flags);
     if (fd < 0)
         die(path);
     return fd;
-}
-
-static void usage(void)
-{
-    fprintf(stderr, "usage: ref_lmbench null|read|write|stat|open|sig_install|sig_catch|fork|"
-                    "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
-                    "file_rd|mmap_rd|pagefault\n"
-                    "       ref_lmbench select N | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n");
-    exit(2);
 }
 
 int main(int argc, char **argv)
@@ -595,7 +648,8 @@ int main(int argc, char **argv)
         v = benchmp_us(strcmp(op, "exec") == 0 ? op_exec : op_shell);
     } else if (strcmp(op, "ctx") == 0 && (argc == 4 || (argc == 5 && !strcmp(argv[4], "pinned")))) {
         v = ctx_us((size_t)atoi(argv[2]), atoi(argv[3]), argc == 5);
-    } else if (strncmp(op, "lat_", 4) == 0 && strcmp(op, "lat_connect") != 0) {
+    } else if (!strcmp(op, "lat_pipe") || !strcmp(op, "lat_unix") || !strcmp(op, "lat_udp") ||
+               !strcmp(op, "lat_tcp")) {
         msg_bytes = strcmp(op, "lat_udp") == 0 ? 4 : 1;
         start_peer(op + 4, 0);
         v = benchmp_us(op_roundtrip);
@@ -612,6 +666,8 @@ int main(int argc, char **argv)
                                                !strcmp(op + 3, "tcp"))) {
         start_peer(op + 3, 1);
         v = XFER_BYTES / benchmp_us(op_bw_read);
+    } else if (strcmp(op, "ops") == 0 && argc == 4) {
+        v = ops_ns(argv[2], argv[3]);
     } else if (strcmp(op, "file_rd") == 0 || strcmp(op, "mmap_rd") == 0 ||
                strcmp(op, "pagefault") == 0) {
         scratch_make();

@@ -494,12 +494,13 @@ bench_faults() {
 # mbsuite and the two averaged (their median), so that both see about the same machine.
 bench_os() {
     echo "== os (issue 14: seeds 003/004, lmbench 3's methods) =="
-    local ref="$BUILD/bench/ref_lmbench" hello p k o
+    local ref="$BUILD/bench/ref_lmbench" hello p k o t
     hello="$(dirname "$EXE")/mbsuite-hello"
     local -a ops=(null read write stat open "select 10" "select 100" sig_install sig_catch fork
                   "exec $hello" "shell $hello")
     for p in 2 8 16; do for k in 0 16 64; do ops+=("ctx $k $p pinned" "ctx $k $p"); done; done
     ops+=(lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp file_rd mmap_rd pagefault)
+    for t in int64 double; do for k in add mul div; do ops+=("ops $t $k"); done; done
     local -A refv
     # shellcheck disable=SC2086
     refrun() { for o in "${ops[@]}"; do refv[$o]+="$("$ref" $o 2>/dev/null) "; done; }
@@ -558,12 +559,14 @@ bench_os() {
     row "file reread 8 MiB, MB/s" "bw_file_rd io_only" "$(refm file_rd)" "$(mbs os.file_rd access=read)" 10
     row "mmap reread 8 MiB, MB/s" "bw_mmap_rd mmap_only" "$(refm mmap_rd)" "$(mbs os.file_rd access=mmap)" 10
     row "page fault (per page), us" "lat_pagefault" "$(refm pagefault)" "$(drv pagefault_ns)" 10
-    echo "not set beside a reference (no lmbench 3 method reproduced in bench/ref_lmbench.c):"
+    # CPU operation latencies: the issue sets no target for them.
+    for t in int64 double; do for k in add mul div; do
+        row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$($GET "$r" os.ops median type=$t op=$k mode=latency 2>/dev/null)" ""
+    done; done
+    echo "not set beside a reference (no lmbench 3 method for them in bench/ref_lmbench.c):"
     ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
     echo "  procedure call 0 / 7 args (seed 004): $(ns os.proc_call median args=0) / $(ns os.proc_call median args=7);" \
          "select 10 / 100 TCP (lat_select tcp): $(us os.select_tcp median fds=10) / $(us os.select_tcp median fds=100) us"
-    echo "  lat_ops int64 add / mul / div: $(ns os.ops median type=int64 op=add mode=latency) / $(ns os.ops median type=int64 op=mul mode=latency) / $(ns os.ops median type=int64 op=div mode=latency);" \
-         "double add / mul / div: $(ns os.ops median type=double op=add mode=latency) / $(ns os.ops median type=double op=mul mode=latency) / $(ns os.ops median type=double op=div mode=latency)"
     echo "  BOGOMFLOPS single / double, L1 (seed 003 Table 9): $(grep -oE '"mflops_single_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') / $(grep -oE '"mflops_double_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') MFLOPS"
     echo "(reference: mean of a run before and one after mbsuite's; the machine's load before: $load0," \
          "after: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure is inflated and the ratios noisy;" \
