@@ -517,8 +517,9 @@ bench_os() {
         if (NR > 0) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
     # shellcheck disable=SC2086
     refm() { median ${refv[$1]}; }
-    # mbsuite's figures as numbers in the reference's units: us (from ns), MB/s (from bytes/s).
+    # mbsuite's figures as numbers in the reference's units: us (from ns), ns, MB/s (from bytes/s).
     us() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.6g' "$v / 1000"; }
+    nsv() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.6g' "$v"; }
     drv() { grep -oE "\"$1\": [0-9.e+-]+" "$r" | head -1 | awk '{ printf "%.6g", $2 / 1000 }'; }
     mbs() { local v; v=$($GET "$r" "$1" bandwidth.median "${@:2}" 2>/dev/null) && calc '%.6g' "$v / 1e6"; }
     printf '%-36s %-26s %11s %11s %7s  %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" "target"
@@ -561,7 +562,7 @@ bench_os() {
     row "page fault (per page), us" "lat_pagefault" "$(refm pagefault)" "$(drv pagefault_ns)" 10
     # CPU operation latencies: the issue sets no target for them.
     for t in int64 double; do for k in add mul div; do
-        row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$($GET "$r" os.ops median type=$t op=$k mode=latency 2>/dev/null)" ""
+        row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$(nsv os.ops median type=$t op=$k mode=latency)" ""
     done; done
     echo "not set beside a reference (no lmbench 3 method for them in bench/ref_lmbench.c):"
     ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
