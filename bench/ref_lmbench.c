@@ -16,7 +16,8 @@
  * Prints one number: microseconds for latencies, MB/s (1e6 bytes/s) for bandwidths.
  *   null | read | write | stat | open        lat_syscall (getppid; 1 byte of /dev/zero,
  *                                            to /dev/null; stat, open+close a scratch file)
- *   select N                                 lat_select -n N file (zero timeout)
+ *   select N [tcp]                           lat_select -n N file (zero timeout), or tcp:
+ *                                            N listening sockets on 127.0.0.1
  *   sig_install | sig_catch                  lat_sig (catch less kill(me, 0))
  *   fork | exec HELLO | shell HELLO          lat_proc (the child's stdout is /dev/null)
  *   ctx KB PROCS [pinned]                    lat_ctx -s KB PROCS (less the pipe+sum cost);
@@ -35,7 +36,7 @@
  *                                            operations, mul and div less one xor (timed as
  *                                            lat_ops' shift-and-xor chain); double add, mul
  *                                            f += f, f *= f, div f = g / f
- * lat_select tcp is not reproduced. */
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -542,7 +543,7 @@ static void usage(void)
     fprintf(stderr, "usage: ref_lmbench null|read|write|stat|open|sig_install|sig_catch|fork|"
                     "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
                     "file_rd|mmap_rd|pagefault\n"
-                    "       ref_lmbench select N | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
+                    "       ref_lmbench select N [tcp] | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
                     "       ref_lmbench ops int64|double add|mul|div\n");
     exit(2);
 }
@@ -618,14 +619,16 @@ int main(int argc, char **argv)
     } else if (strcmp(op, "stat") == 0 || strcmp(op, "open") == 0) {
         scratch_make();
         v = benchmp_us(strcmp(op, "stat") == 0 ? op_stat : op_open);
-    } else if (strcmp(op, "select") == 0 && argc == 3) {
+    } else if (strcmp(op, "select") == 0 && (argc == 3 || (argc == 4 && !strcmp(argv[3], "tcp")))) {
         int n = atoi(argv[2]);
         if (n < 1 || n > 512)
             usage();
-        scratch_make();
+        if (argc == 3)
+            scratch_make();
         FD_ZERO(&select_set);
         for (int i = 0; i < n; i++) {
-            int fd = open_or_die(scratch, O_RDONLY);
+            struct sockaddr_in at;
+            int fd = argc == 3 ? open_or_die(scratch, O_RDONLY) : bound(SOCK_STREAM, &at);
             if (fd >= FD_SETSIZE)
                 die("descriptor over FD_SETSIZE");
             FD_SET(fd, &select_set);

@@ -496,7 +496,8 @@ bench_os() {
     echo "== os (issue 14: seeds 003/004, lmbench 3's methods) =="
     local ref="$BUILD/bench/ref_lmbench" hello p k o t
     hello="$(dirname "$EXE")/mbsuite-hello"
-    local -a ops=(null read write stat open "select 10" "select 100" sig_install sig_catch fork
+    local -a ops=(null read write stat open "select 10" "select 100" "select 10 tcp" "select 100 tcp"
+                  sig_install sig_catch fork
                   "exec $hello" "shell $hello")
     for p in 2 8 16; do for k in 0 16 64; do ops+=("ctx $k $p pinned" "ctx $k $p"); done; done
     ops+=(lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp file_rd mmap_rd pagefault)
@@ -540,6 +541,8 @@ bench_os() {
     row "open/close, us" "lat_syscall open" "$(refm open)" "$(us os.open_close median)" 5
     row "select 10 files, us" "lat_select -n 10 file" "$(refm 'select 10')" "$(us os.select median fds=10)" 5
     row "select 100 files, us" "lat_select -n 100 file" "$(refm 'select 100')" "$(us os.select median fds=100)" 5
+    row "select 10 TCP sockets, us" "lat_select -n 10 tcp" "$(refm 'select 10 tcp')" "$(us os.select_tcp median fds=10)" 5
+    row "select 100 TCP sockets, us" "lat_select -n 100 tcp" "$(refm 'select 100 tcp')" "$(us os.select_tcp median fds=100)" 5
     row "signal install, us" "lat_sig install" "$(refm sig_install)" "$(us os.signal median op=install)" 5
     row "signal catch (less send), us" "lat_sig catch" "$(refm sig_catch)" "$(drv catch_overhead_ns)" 5
     row "fork proc, us" "lat_proc fork" "$(refm fork)" "$(us os.fork median)" 5
@@ -566,8 +569,7 @@ bench_os() {
     done; done
     echo "not set beside a reference (no lmbench 3 method for them in bench/ref_lmbench.c):"
     ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
-    echo "  procedure call 0 / 7 args (seed 004): $(ns os.proc_call median args=0) / $(ns os.proc_call median args=7);" \
-         "select 10 / 100 TCP (lat_select tcp): $(us os.select_tcp median fds=10) / $(us os.select_tcp median fds=100) us"
+    echo "  procedure call 0 / 7 args (seed 004): $(ns os.proc_call median args=0) / $(ns os.proc_call median args=7)"
     echo "  BOGOMFLOPS single / double, L1 (seed 003 Table 9): $(grep -oE '"mflops_single_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') / $(grep -oE '"mflops_double_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') MFLOPS"
     echo "(reference: mean of a run before and one after mbsuite's; the machine's load before: $load0," \
          "after: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure is inflated and the ratios noisy;" \
