@@ -135,7 +135,7 @@ $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 
 # make bench's reference programs (issue 15): the peers' methods outside mbsuite, nothing
 # of it linked in: OSU's latency and bandwidth loops, STREAM, lmbench's lat_mem_rd and
-# bw_mem. Built with the tests, so that CI compiles them too.
+# bw_mem, and lmbench 3's OS and local-communication programs (ref_lmbench, issue 14). Built with the tests, so that CI compiles them too.
 REF_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/ref_*.c))
 
 test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN) $(REF_BIN)

@@ -73,6 +73,14 @@ static void ctx_child(void *arg)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int in = s->pipes[s->member][0], out = s->pipes[(s->member + 1) % s->procs][1];
     int token;
+    /* A working set of its own, written: the parent's, inherited copy-on-write and only
+     * read, would stay one set of physical pages shared by the whole ring (lmbench's
+     * members each malloc and bzero theirs). */
+    int *own = malloc((s->nints ? s->nints : 1) * sizeof(int));
+    if (!own)
+        _exit(1);
+    memcpy(own, s->data, s->nints * sizeof(int));
+    s->data = own;
     for (;;) {
         if (mb_os_read_full(in, &token, sizeof token) != 0)
             _exit(1);
@@ -152,8 +160,7 @@ static int ctx_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state
             snprintf(err, errlen, "pipe failed: %s", strerror(errno));
             goto fail;
         }
-    /* Each child gets its own copy of the working set (copy-on-write pages, so it touches
-     * its own once it writes them): lmbench allocates one per process. */
+    /* Each child makes its own copy of the working set (ctx_child). */
     for (int i = 1; i < s->procs; i++) {
         s->member = i;
         s->pids[i] = mb_os_spawn(ctx_child, s, err, errlen);
