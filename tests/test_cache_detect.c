@@ -154,6 +154,25 @@ static void test_outlier_near_the_end(void **state)
     }
 }
 
+/* A rise blurred in steps under 20% (shm.latency's page curve on the VM with the other vCPU
+ * busy): its lower points join the level below, the next level's running median climbs
+ * with the rest, and its first point, 3.6 ns, lies below the half-way mark (3.64 ns); the
+ * half-way point is still found, after that first point. */
+static void test_midpoint_inside_the_next_level(void **state)
+{
+    (void)state;
+    curve_t c = {0};
+    static const double rise[] = {2.54, 2.71, 2.98, 3.60, 4.30, 4.61, 4.86, 5.11, 5.36};
+    for (int k = 0; k < 33; k++) {
+        c.size[k] = (uint64_t)llround(64 * KIB * exp2(k / 4.0) / 64) * 64;
+        c.lat[k] = k < 12 ? 2.45 : k < 21 ? rise[k - 12] : 5.4;
+    }
+    c.n = 33;
+    mb_cache_level_t lv[4];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 4), 2);
+    assert_true(lv[0].midpoint_bytes > c.size[15] && lv[0].midpoint_bytes < c.size[16]);
+}
+
 /* Memory past the TLB's reach: a second, 25% higher step at 64 MiB within the memory
  * plateau (page walks), on noisy curves. It is no level between L3 and memory. */
 static void test_tlb_step_is_no_level(void **state)
@@ -370,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_noise_and_blur),
         cmocka_unit_test(test_outlier),
         cmocka_unit_test(test_outlier_near_the_end),
+        cmocka_unit_test(test_midpoint_inside_the_next_level),
         cmocka_unit_test(test_tlb_step_is_no_level),
         cmocka_unit_test(test_noisy_memory_plateau),
         cmocka_unit_test(test_bump_is_no_level),

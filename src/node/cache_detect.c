@@ -73,7 +73,9 @@ static double detect_slope(const uint64_t *sizes, const double *lat, detect_run_
 }
 
 /* First size after point `from` where the curve reaches the geometric mean of lo and hi,
- * interpolated linearly in log size against log latency; 0 if it never does before `to`. */
+ * interpolated linearly in log size against log latency; 0 if it never does up to `to`
+ * (the next level's last point: a rise blurred in small steps puts the next level's first
+ * points below the half-way mark). */
 static uint64_t detect_midpoint(const uint64_t *sizes, const double *lat, size_t from, size_t to,
                                 double lo, double hi)
 {
@@ -202,7 +204,7 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
     for (size_t l = 0; l + 1 < nlev; l++)
         if (levels[l + 1].latency_ns > levels[l].latency_ns)
             levels[l].midpoint_bytes =
-                detect_midpoint(sizes_bytes, latency_ns, levels[l].last, levels[l + 1].first,
+                detect_midpoint(sizes_bytes, latency_ns, levels[l].last, levels[l + 1].last,
                                 levels[l].latency_ns, levels[l + 1].latency_ns);
     result = (int)nlev;
 done:
