@@ -252,7 +252,12 @@ else
 fi
 
 # --- a point that hangs: a peer never arrives (test hook MBSUITE_INJECT_HANG) ---
+# enough 1 ms: the watchdog cannot tell a slow experiment from a stuck one, and with the
+# machine loaded (load 5 on 2 cores) one 5 ms experiment of pingpong's round trips, each
+# wait a sched_yield that hands the core away for milliseconds, took over 6 s: the
+# watchdog ended the run at point 0, before the injected hang (3 runs of 3).
 sed -e 's/^ci_target = .*/ci_target = 5%/' -e 's/^max_experiments = .*/max_experiments = 15/' \
+    -e 's/^enough = .*/enough = 1ms/' \
     -e 's/^\[run\]$/[run]\npoint_timeout = 3s/' "$TMP/long.ini" >"$TMP/hang.ini"
 t0=$(now_s)
 MBSUITE_INJECT_HANG=mpi.pingpong:2 $MPIRUN -np 2 "$EXE" --config "$TMP/hang.ini" --only "$ONLY" \
