@@ -65,7 +65,8 @@ bench_preflight() {
     echo
     echo "== pre-flight (issue: per-node pre-flight) =="
     ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
-    mhz_line=$("$EXE" mhz 2>&1 | head -1)
+    # mhz exits 1 when it finds the system too busy: a figure of this section, not its end.
+    mhz_line=$("$EXE" mhz 2>&1 | head -1 || true)
     mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
     echo "mbsuite mhz: $mhz_line"
     echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
@@ -483,6 +484,33 @@ bench_faults() {
     local i
     for i in 1 2 3 4 5; do
         echo "  $(MB_MHZ_TOL_PCT=100 tests/mhz_stress.sh "$EXE" 4 | head -1)"
+    done
+    # A quiet reading taken seconds before is no fixed point here: the host moves this VM's
+    # clock in 100 MHz steps from one second to the next (2995, 3095 and 3195 MHz, seen by
+    # mhz and by the reference alike), so it can differ by 6% from the right figure under
+    # load. The fair check is the reference (best of 500 windows of 100 us: some window
+    # escapes the load) read just before and just after mhz, under the same stress; when
+    # the two disagree by over 1% the clock moved during the trial and there is no verdict.
+    echo "mhz under stress-ng --cpu $(nproc) against the reference read just before and after it, under the same stress:"
+    local stress r1 r2 out mhz
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        stress-ng --cpu "$(nproc)" --timeout 6s >/dev/null 2>&1 &
+        stress=$!
+        sleep 1
+        r1=$("$BUILD/tests/mhz_reference" | awk '/^reference MHz:/ { print $3 }')
+        out=$("$EXE" mhz 2>&1 | head -1 || true)
+        r2=$("$BUILD/tests/mhz_reference" | awk '/^reference MHz:/ { print $3 }')
+        kill "$stress" 2>/dev/null || true
+        wait "$stress" 2>/dev/null || true
+        mhz=$(echo "$out" | awk '/^mhz:/ { print $2 }')
+        awk -v m="$mhz" -v a="$r1" -v b="$r2" -v out="$out" 'BEGIN {
+            ref = (a + b) / 2
+            if (m == "") { printf "  too busy (reference %s, %s MHz): %s\n", a, b, out; exit }
+            if ((a > b ? a - b : b - a) > 0.01 * ref) {
+                printf "  no verdict: the clock moved during the trial (reference %s before, %s after); mhz %s\n", a, b, m; exit }
+            e = (m - ref) / ref * 100
+            printf "  mhz %s MHz, reference %s / %s MHz: %+.2f%% (%s)\n", m, a, b, e, (e <= 1 && e >= -1) ? "within 1%" : "WRONG"
+        }'
     done
 }
 
