@@ -446,6 +446,42 @@ static void test_segments_break(void **state)
     gsl_rng_free(r);
 }
 
+/* One stretch no line can fit must not hide a clear break elsewhere: the overdispersion
+ * that discounts chi2 in the breaks' BIC is the median point's, not chi2/dof, which that
+ * stretch's few points would set. Here the cost per byte changes at 4 KiB (0.1 to 0.07
+ * ns/B, 1% scatter) under a zigzag of +-20% over the five sizes from 1 MiB (too few to
+ * cut in two): with chi2/dof as the dispersion the fit was one line, as a held-out
+ * check of mpi.ssend was on a loaded machine (chi2/dof 6.7 from a last segment forced to
+ * span a cache step, one line with chi2/dof 10.7 over everything else). */
+static void test_segments_dispersion(void **state)
+{
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, SEED + 11);
+    mb_fit_point_t pts[MAXPTS];
+    double ds[64];
+    size_t nd = sizes(ds, 1 << 22), n = 0;
+    for (size_t j = 1; j < nd; j++) {
+        double d = ds[j], t = d <= 4096 ? 1000 + 0.1 * d : 1200 + 0.07 * d;
+        if (d >= 1 << 20)
+            t *= n % 2 ? 1.2 : 0.8;
+        double sd = 0.01 * t;
+        pts[n++] = (mb_fit_point_t){2, d, t + gsl_ran_gaussian(r, sd), sd};
+    }
+    mb_fit_segments_t s;
+    char err[256];
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_true(s.count >= 2);
+    size_t step = 0;
+    for (size_t k = 0; k + 1 < s.count; k++)
+        step += s.seg[k].d_max >= 3072 && s.seg[k].d_max <= 6144;
+    if (step != 1)
+        fail_msg("no break within a size step of 4096 B among %zu segments (dispersion %g)", s.count,
+                 s.dispersion);
+    assert_true(s.dispersion < 2);
+    gsl_rng_free(r);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -554,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_basis_names),       cmocka_unit_test(test_usable_bases),
         cmocka_unit_test(test_recover_models),    cmocka_unit_test(test_selection_rate),
         cmocka_unit_test(test_q_exact_and_wrong), cmocka_unit_test(test_segments_break),
+        cmocka_unit_test(test_segments_dispersion),
         cmocka_unit_test(test_holdout),           cmocka_unit_test(test_predict),
         cmocka_unit_test(test_q_honest),          cmocka_unit_test(test_nonnegative),
         cmocka_unit_test(test_segment_rules_and_zero), cmocka_unit_test(test_family_select),
