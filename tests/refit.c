@@ -43,12 +43,14 @@ static void refit_debug(const json_t *root, const char *name)
             pts[n++] = (mb_fit_point_t){2, d, t, fmax(sd, fmax(0.005 * t, 1.0))};
         }
     }
-    mb_fit_scatter_weights(pts, n, 0.005);
+    /* The training points weighed on their own, as mb_fit_holdout does. */
     mb_fit_point_t train[512];
     size_t nt = 0;
     for (i = 0; i < n; i++)
         if (i % 4 != 3)
             train[nt++] = pts[i];
+    mb_fit_scatter_weights(train, nt, 0.005);
+    mb_fit_scatter_weights(pts, n, 0.005);
     mb_fit_segments_t s, all;
     char err[256];
     if (mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err) ||

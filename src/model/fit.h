@@ -119,9 +119,12 @@ size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d);
 /* Holdout check: fit mb_fit_segments on the points left after holding out every fourth
  * distinct d (indices 3, 7, ...) and, with >= 3 distinct p, the largest p; *mape_pct gets
  * the median absolute percentage error of its predictions of the held-out points and
- * *n_held their count. Returns 0, or -1 with err (nothing to hold out, or no fit). */
+ * *n_held their count. With min_rel > 0 the points carry their errors as measured and the
+ * training points' are raised by mb_fit_scatter_weights(training points, min_rel): the
+ * weights are part of the fit, so the held-out points have no say in them (with 0 the
+ * errors are used as given). Returns 0, or -1 with err (nothing to hold out, or no fit). */
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                   double *mape_pct, size_t *n_held, char *err, size_t errlen);
+                   double min_rel, double *mape_pct, size_t *n_held, char *err, size_t errlen);
 
 /* Raise each point's sd to the scatter its neighbours show, so that chi2 measures the
  * model's misfit, not the machine's run-to-run noise, and Q can tell a right model from a
