@@ -39,7 +39,8 @@ static void refit_debug(const json_t *root, const char *name)
             if ((pair && strcmp(pair, "intra") != 0) || !(t > 0) || d == 0 || n == 512)
                 continue;
             double sd = (json_number_value(json_array_get(ci, 1)) -
-                         json_number_value(json_array_get(ci, 0))) / (2 * 1.96);
+                         json_number_value(json_array_get(ci, 0))) /
+                        (2 * 1.96);
             pts[n++] = (mb_fit_point_t){2, d, t, fmax(sd, fmax(0.005 * t, 1.0))};
         }
     }
@@ -69,12 +70,16 @@ static void refit_debug(const json_t *root, const char *name)
         printf("all seg %zu: d %g..%g Q %.3g chi2/dof %.2f\n", k, all.seg[k].d_min,
                all.seg[k].d_max, all.seg[k].q, all.seg[k].chi2 / (double)all.seg[k].dof);
     for (i = 0; i < n; i++) {
-        double pr = mb_fit_predict(&s.seg[mb_fit_segments_pick(&s, pts[i].d)], 2, pts[i].d, NULL, NULL);
-        double pa = mb_fit_predict(&all.seg[mb_fit_segments_pick(&all, pts[i].d)], 2, pts[i].d, NULL, NULL);
-        printf("%s d=%-8g t=%-9.4g sd=%5.1f%% train-fit %+6.1f%% (%+5.1f sd)  all-fit %+6.1f%% (%+5.1f sd)\n",
-               i % 4 == 3 ? "HELD" : "    ", pts[i].d, pts[i].t_ns, 100 * pts[i].sd_ns / pts[i].t_ns,
-               100 * (pr - pts[i].t_ns) / pts[i].t_ns, (pr - pts[i].t_ns) / pts[i].sd_ns,
-               100 * (pa - pts[i].t_ns) / pts[i].t_ns, (pa - pts[i].t_ns) / pts[i].sd_ns);
+        double pr =
+            mb_fit_predict(&s.seg[mb_fit_segments_pick(&s, pts[i].d)], 2, pts[i].d, NULL, NULL);
+        double pa =
+            mb_fit_predict(&all.seg[mb_fit_segments_pick(&all, pts[i].d)], 2, pts[i].d, NULL, NULL);
+        printf("%s d=%-8g t=%-9.4g sd=%5.1f%% train-fit %+6.1f%% (%+5.1f sd)  all-fit %+6.1f%% "
+               "(%+5.1f sd)\n",
+               i % 4 == 3 ? "HELD" : "    ", pts[i].d, pts[i].t_ns,
+               100 * pts[i].sd_ns / pts[i].t_ns, 100 * (pr - pts[i].t_ns) / pts[i].t_ns,
+               (pr - pts[i].t_ns) / pts[i].sd_ns, 100 * (pa - pts[i].t_ns) / pts[i].t_ns,
+               (pa - pts[i].t_ns) / pts[i].sd_ns);
     }
 }
 

@@ -470,14 +470,15 @@ static void test_segments_dispersion(void **state)
     }
     mb_fit_segments_t s;
     char err[256];
-    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_int_equal(
+        mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
     assert_true(s.count >= 2);
     size_t step = 0;
     for (size_t k = 0; k + 1 < s.count; k++)
         step += s.seg[k].d_max >= 3072 && s.seg[k].d_max <= 6144;
     if (step != 1)
-        fail_msg("no break within a size step of 4096 B among %zu segments (dispersion %g)", s.count,
-                 s.dispersion);
+        fail_msg("no break within a size step of 4096 B among %zu segments (dispersion %g)",
+                 s.count, s.dispersion);
     assert_true(s.dispersion < 2);
     gsl_rng_free(r);
 }
@@ -493,15 +494,17 @@ static void test_holdout(void **state)
     size_t n = make_points(pts, &t, ps, 4, ds, 6, 0.002, r), held = 0;
     double mape = -1;
     char err[256];
-    assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held, err, sizeof err), 0);
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
+                                    err, sizeof err),
+                     0);
     assert_int_equal(held, 4 + 5); /* d = 4096 at every p, and p = 16 at the other sizes */
     assert_true(mape >= 0 && mape < 1.0);
     /* nothing to hold out: 3 sizes, 1 process count */
     double p2[] = {2};
     n = make_points(pts, &t, p2, 1, ds, 3, 0.01, NULL);
-    assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held, err, sizeof err), -1);
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
+                                    err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "nothing to hold out"));
 
     /* With the scatter weights (min_rel > 0) the held-out points have no say in the
@@ -516,8 +519,9 @@ static void test_holdout(void **state)
     for (size_t j = 0; j < n; j++)
         pts[j].t_ns *= 1 + gsl_ran_gaussian(r, 0.03);
     pts[7].t_ns *= 1.3; /* a held-out point far off: weights over all would see it */
-    assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, &mape, &held, err, sizeof err), 0);
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, &mape,
+                                    &held, err, sizeof err),
+                     0);
     assert_int_equal(held, 3);
     mb_fit_point_t train[12], all[12];
     size_t nt = 0;
@@ -533,11 +537,13 @@ static void test_holdout(void **state)
             differ |= all[j].sd_ns != train[k++].sd_ns;
     assert_true(differ); /* else this checks nothing */
     mb_fit_segments_t s;
-    assert_int_equal(mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_int_equal(
+        mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
     double e[3];
     for (size_t j = 3, k = 0; j < n; j += 4, k++) {
-        double t = mb_fit_predict(&s.seg[mb_fit_segments_pick(&s, pts[j].d)], 2, pts[j].d, NULL, NULL);
-        e[k] = 100.0 * fabs(t - pts[j].t_ns) / pts[j].t_ns;
+        const mb_fit_model_t *mod = &s.seg[mb_fit_segments_pick(&s, pts[j].d)];
+        double pred = mb_fit_predict(mod, 2, pts[j].d, NULL, NULL);
+        e[k] = 100.0 * fabs(pred - pts[j].t_ns) / pts[j].t_ns;
     }
     qsort(e, 3, sizeof e[0], cmp_double);
     assert_true(mape == e[1]);

@@ -201,9 +201,7 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
      * stretch no line fits and too short to cut (a cache step inside the last 4 sizes)
      * made chi2/dof 6.7 in a held-out check of mpi.ssend at -np 2, and every other break
      * then saved too little: one line, chi2/dof 10.7, held-out error 7.7-11% at the small
-     * sizes (the median point's c there: 1). Over three stored runs the point-to-point
-     * held-out medians went from 6.2, 6.5, 6.9% to 4.5, 6.3, 5.3% and Q in range from
-     * 71, 63, 72% to 72, 70, 72% of the segments. */
+     * sizes (the median point's c there: 1). */
     double chi2, dof, terms;
     double disp = fit_split_dispersion(&c, &cand[ncand - 1]), qbic[MB_FIT_MAX_SEGMENTS];
     disp = isfinite(disp) ? fmax(1.0, disp) : 1.0;
@@ -283,9 +281,8 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
         goto out;
     }
     /* The scatter weights from the training points alone: computed over all points, a
-     * held-out point was a neighbour of the training points around it and set their
-     * weights (over three stored -np 2 runs the p2p held-out medians moved 4.5, 6.3, 5.3%
-     * -> 4.5, 5.8, 5.3% and the collectives' 11.8, 4.8, 6.4% -> 14.3, 6.1, 7.4%). */
+     * held-out point would be a neighbour of the training points around it and set their
+     * weights, and the check would not be of a fit that never saw it. */
     if (min_rel > 0 && ntrain > 0)
         mb_fit_scatter_weights(train, ntrain, min_rel);
     mb_fit_segments_t segs;
