@@ -64,7 +64,7 @@ LIB        := $(BUILD)/libmbsuite.a
 TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
-              $(BUILD)/tests/check_mpi_sweep
+              $(BUILD)/tests/check_mpi_sweep $(BUILD)/tests/refit
 # MPICH polls without pause: the tests preload this where ranks share cores (ucx_idle.c).
 ifeq ($(MPI),mpich)
 TOOL_BIN   += $(BUILD)/tests/ucx_idle.so

@@ -446,6 +446,43 @@ static void test_segments_break(void **state)
     gsl_rng_free(r);
 }
 
+/* One stretch no line can fit must not hide a clear break elsewhere: the overdispersion
+ * that discounts chi2 in the breaks' BIC is the median point's, not chi2/dof, which that
+ * stretch's few points would set. Here the cost per byte changes at 4 KiB (0.1 to 0.07
+ * ns/B, 1% scatter) under a zigzag of +-20% over the five sizes from 1 MiB (too few to
+ * cut in two): with chi2/dof as the dispersion the fit was one line, as a held-out
+ * check of mpi.ssend was on a loaded machine (chi2/dof 6.7 from a last segment forced to
+ * span a cache step, one line with chi2/dof 10.7 over everything else). */
+static void test_segments_dispersion(void **state)
+{
+    (void)state;
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, SEED + 11);
+    mb_fit_point_t pts[MAXPTS];
+    double ds[64];
+    size_t nd = sizes(ds, 1 << 22), n = 0;
+    for (size_t j = 1; j < nd; j++) {
+        double d = ds[j], t = d <= 4096 ? 1000 + 0.1 * d : 1200 + 0.07 * d;
+        if (d >= 1 << 20)
+            t *= n % 2 ? 1.2 : 0.8;
+        double sd = 0.01 * t;
+        pts[n++] = (mb_fit_point_t){2, d, t + gsl_ran_gaussian(r, sd), sd};
+    }
+    mb_fit_segments_t s;
+    char err[256];
+    assert_int_equal(
+        mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_true(s.count >= 2);
+    size_t step = 0;
+    for (size_t k = 0; k + 1 < s.count; k++)
+        step += s.seg[k].d_max >= 3072 && s.seg[k].d_max <= 6144;
+    if (step != 1)
+        fail_msg("no break within a size step of 4096 B among %zu segments (dispersion %g)",
+                 s.count, s.dispersion);
+    assert_true(s.dispersion < 2);
+    gsl_rng_free(r);
+}
+
 static void test_holdout(void **state)
 {
     (void)state;
@@ -457,16 +494,59 @@ static void test_holdout(void **state)
     size_t n = make_points(pts, &t, ps, 4, ds, 6, 0.002, r), held = 0;
     double mape = -1;
     char err[256];
-    assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), 0);
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
+                                    err, sizeof err),
+                     0);
     assert_int_equal(held, 4 + 5); /* d = 4096 at every p, and p = 16 at the other sizes */
     assert_true(mape >= 0 && mape < 1.0);
     /* nothing to hold out: 3 sizes, 1 process count */
     double p2[] = {2};
     n = make_points(pts, &t, p2, 1, ds, 3, 0.01, NULL);
-    assert_int_equal(
-        mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &mape, &held, err, sizeof err), -1);
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
+                                    err, sizeof err),
+                     -1);
     assert_non_null(strstr(err, "nothing to hold out"));
+
+    /* With the scatter weights (min_rel > 0) the held-out points have no say in the
+     * training points' weights: 3% scatter under errors stated at 0.5% over twelve sizes
+     * (3, 7 and 11 held out) gives exactly the median error of the fit of the other nine
+     * weighed on their own, which weights over all twelve would not. */
+    truth_t line = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
+    double d12[12];
+    for (size_t j = 0; j < 12; j++)
+        d12[j] = 64.0 * (double)(1u << j);
+    n = make_points(pts, &line, p2, 1, d12, 12, 0.005, NULL);
+    for (size_t j = 0; j < n; j++)
+        pts[j].t_ns *= 1 + gsl_ran_gaussian(r, 0.03);
+    pts[7].t_ns *= 1.3; /* a held-out point far off: weights over all would see it */
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, &mape,
+                                    &held, err, sizeof err),
+                     0);
+    assert_int_equal(held, 3);
+    mb_fit_point_t train[12], all[12];
+    size_t nt = 0;
+    for (size_t j = 0; j < n; j++)
+        if (j % 4 != 3)
+            train[nt++] = pts[j];
+    memcpy(all, pts, sizeof all);
+    mb_fit_scatter_weights(train, nt, 0.005);
+    mb_fit_scatter_weights(all, n, 0.005);
+    bool differ = false;
+    for (size_t j = 0, k = 0; j < n; j++)
+        if (j % 4 != 3)
+            differ |= all[j].sd_ns != train[k++].sd_ns;
+    assert_true(differ); /* else this checks nothing */
+    mb_fit_segments_t s;
+    assert_int_equal(
+        mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    double e[3];
+    for (size_t j = 3, k = 0; j < n; j += 4, k++) {
+        const mb_fit_model_t *mod = &s.seg[mb_fit_segments_pick(&s, pts[j].d)];
+        double pred = mb_fit_predict(mod, 2, pts[j].d, NULL, NULL);
+        e[k] = 100.0 * fabs(pred - pts[j].t_ns) / pts[j].t_ns;
+    }
+    qsort(e, 3, sizeof e[0], cmp_double);
+    assert_true(mape == e[1]);
     gsl_rng_free(r);
 }
 
@@ -554,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_basis_names),       cmocka_unit_test(test_usable_bases),
         cmocka_unit_test(test_recover_models),    cmocka_unit_test(test_selection_rate),
         cmocka_unit_test(test_q_exact_and_wrong), cmocka_unit_test(test_segments_break),
+        cmocka_unit_test(test_segments_dispersion),
         cmocka_unit_test(test_holdout),           cmocka_unit_test(test_predict),
         cmocka_unit_test(test_q_honest),          cmocka_unit_test(test_nonnegative),
         cmocka_unit_test(test_segment_rules_and_zero), cmocka_unit_test(test_family_select),

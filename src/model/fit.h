@@ -71,7 +71,7 @@ typedef struct mb_fit_segments {
     size_t count; /* 1 .. MB_FIT_MAX_SEGMENTS, in increasing d */
     mb_fit_model_t seg[MB_FIT_MAX_SEGMENTS];
     double bic;        /* sum of chi2 / dispersion + k ln N over segments, + ln N per break */
-    double dispersion; /* max(1, chi2/dof) of the most detailed candidate; see mb_fit_segments */
+    double dispersion; /* the most detailed candidate's, at least 1; see mb_fit_segments */
 } mb_fit_segments_t;
 
 /* The basis's name: "1", "p", "log2(p)", "p^2", "d", "p*d", "log2(p)*d", "p^2*d". */
@@ -105,8 +105,10 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
  * then each candidate with the single cut of one of its segments that lowers the summed
  * BIC most (binary segmentation, at most MB_FIT_MAX_BREAKS breaks). A candidate is kept when
  * its total BIC, chi2 / c + (terms + breaks) ln N, is more than `margin` below the
- * simpler one's; c = max(1, chi2/dof of the most detailed candidate) discounts scatter
- * beyond the stated errors (quasi-likelihood BIC; c = 1 for honest error bars).
+ * simpler one's; c, the most detailed candidate's median squared standardised residual
+ * over chi-squared(1)'s median (times n / (n - terms)), at least 1, discounts scatter beyond
+ * the stated errors (quasi-likelihood BIC; c = 1 for honest error bars) and, unlike chi2/dof,
+ * is not set by one stretch that no line fits.
  * Returns 0, or -1 with err. */
 int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                     mb_fit_segments_t *out, char *err, size_t errlen);
@@ -117,9 +119,12 @@ size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d);
 /* Holdout check: fit mb_fit_segments on the points left after holding out every fourth
  * distinct d (indices 3, 7, ...) and, with >= 3 distinct p, the largest p; *mape_pct gets
  * the median absolute percentage error of its predictions of the held-out points and
- * *n_held their count. Returns 0, or -1 with err (nothing to hold out, or no fit). */
+ * *n_held their count. With min_rel > 0 the points carry their errors as measured and the
+ * training points' are raised by mb_fit_scatter_weights(training points, min_rel): the
+ * weights are part of the fit, so the held-out points have no say in them (with 0 the
+ * errors are used as given). Returns 0, or -1 with err (nothing to hold out, or no fit). */
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                   double *mape_pct, size_t *n_held, char *err, size_t errlen);
+                   double min_rel, double *mape_pct, size_t *n_held, char *err, size_t errlen);
 
 /* Raise each point's sd to the scatter its neighbours show, so that chi2 measures the
  * model's misfit, not the machine's run-to-run noise, and Q can tell a right model from a

@@ -157,6 +157,13 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     else if ((n = fit_results_points(bench, series, &pts)) == 0)
         snprintf(err, sizeof err, "no measured point with a positive median");
     json_object_set_new(entry, "points", json_integer((json_int_t)n));
+    /* The points with their errors as measured, for the holdout check, which weighs its
+     * training points on their own. */
+    mb_fit_point_t *stated = n ? malloc(n * sizeof *stated) : NULL;
+    if (stated)
+        memcpy(stated, pts, n * sizeof *stated);
+    else if (!err[0])
+        snprintf(err, sizeof err, "out of memory");
     if (!err[0]) {
         /* No point is trusted more closely than the scatter of its neighbours. */
         double floor_rel = mb_fit_scatter_weights(pts, n, FIT_RESULTS_SD_REL_FLOOR);
@@ -165,10 +172,12 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     }
     /* The 0-byte points apart, in front: their own model, the segments over d > 0. */
     size_t nz = 0;
-    for (size_t i = 0; i < n && mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE); i++)
+    for (size_t i = 0; stated && i < n && mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE); i++)
         if (pts[i].d == 0) {
-            mb_fit_point_t z = pts[i];
+            mb_fit_point_t z = pts[i], zs = stated[i];
             pts[i] = pts[nz];
+            stated[i] = stated[nz];
+            stated[nz] = zs;
             pts[nz++] = z;
         }
     if (nz == n)
@@ -181,6 +190,7 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
                         sizeof err) != 0) {
         json_object_set_new(entry, "error", json_string(err));
         json_object_set_new(entry, "holdout_error_pct", json_null());
+        free(stated);
         free(pts);
         return entry;
     }
@@ -198,13 +208,14 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     json_object_set_new(entry, "p_min", fit_results_number(p_min));
     json_object_set_new(entry, "p_max", fit_results_number(p_max));
     double mape;
-    if (mb_fit_holdout(pts + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN, &mape, NULL, err,
-                       sizeof err) == 0) {
+    if (mb_fit_holdout(stated + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN,
+                       FIT_RESULTS_SD_REL_FLOOR, &mape, NULL, err, sizeof err) == 0) {
         json_object_set_new(entry, "holdout_error_pct", fit_results_real(mape));
     } else {
         json_object_set_new(entry, "holdout_error_pct", json_null());
         json_object_set_new(entry, "holdout_note", json_string(err));
     }
+    free(stated);
     free(pts);
     return entry;
 }
