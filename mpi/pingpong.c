@@ -6,9 +6,12 @@
  * two overlap; the loop is timed as a whole, so no per-call clock reads disturb it. Each rank
  * sends from one buffer and receives into another, as OSU and IMB do: sending a buffer
  * that the last receive just wrote made the round trip 2.3-2.8x slower at 64 KiB-1 MiB
- * here (issue 15). Every experiment starts with one untimed round trip (.lead_in): the
- * first after the harness's quiet wait between experiments is slow (point_loop.c), and at
- * 1 MiB an experiment is a single round trip. */
+ * here (issue 15). Every experiment starts with 10 untimed round trips (.lead_in; OSU's
+ * warm-up above 8 KiB, there once per size): the first after the harness's quiet wait
+ * between experiments are slow (point_loop.c), and at 1 MiB an experiment is a single round
+ * trip. Side by side on the loaded 2-core VM, 1 MiB medians: no lead-in 136-307 us (minima
+ * 79-85), 1 round trip 66-71 us, 2 or 3 63-66 us, 10 62-64 us, as a reference loop of
+ * barrier + 1 round trip without the sleeping wait (62-65 us); 30 no better. */
 #include "mpi_util.h"
 #include "pair.h"
 
@@ -32,4 +35,4 @@ MB_PAIR_BENCH(pingpong, "half a blocking round trip between two ranks, by messag
               "(intra: next rank on its node; inter: first rank of node 1), round trips back "
               "to back in a loop timed as a whole on rank 0",
               .setup = mb_pair_setup, .run = pingpong_run, .ops_per_iter = 2, .loggp = "L",
-              .lead_in = 1);
+              .lead_in = 10);

@@ -164,9 +164,9 @@ static void test_local_warmup_is_discarded(void **unused)
     mb_loop_result_free(&r);
 }
 
-/* A loop whose every other run() call starts cold (cold_ns more): with one lead-in
- * iteration per experiment the harness makes each experiment's first call, the lead-in,
- * the cold one (mpi.pingpong's first round trip after the quiet wait, issue 15). */
+/* A loop whose every other run() call starts cold (cold_ns more): with lead-in iterations
+ * the harness makes each experiment's first call, the lead-in, the cold one (mpi.pingpong's
+ * first round trips after the quiet wait, issue 15). */
 typedef struct cold_sim {
     sim_t sim;
     double cold_ns;
@@ -178,7 +178,7 @@ static void cold_run(void *state, uint64_t iters)
     cold_sim_t *c = state;
     if (c->calls++ % 2 == 0) {
         c->sim.now_ns += c->cold_ns;
-        c->lead_ins += iters == 1;
+        c->lead_ins += iters == 3;
     }
     sim_run(&c->sim, iters);
 }
@@ -193,7 +193,7 @@ static void test_lead_in_is_not_timed(void **unused)
         mb_loop_t L = {.timing = &t, .opts = loop_opts, .grain = MB_GRAIN_LOOP,
                        .start = &mb_start_barrier, .agree = (mb_agreement_t)agree,
                        .comm = MPI_COMM_SELF};
-        mb_loop_work_t w = {.run = cold_run, .state = &c, .ops_per_iter = 2, .lead_in = 1};
+        mb_loop_work_t w = {.run = cold_run, .state = &c, .ops_per_iter = 2, .lead_in = 3};
         mb_loop_result_t r;
         assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
         assert_int_equal(r.headline.n, 11);
