@@ -7,11 +7,10 @@
  * sends from one buffer and receives into another, as OSU and IMB do: sending a buffer
  * that the last receive just wrote made the round trip 2.3-2.8x slower at 64 KiB-1 MiB
  * here (issue 15). Every experiment starts with 10 untimed round trips (.lead_in; OSU's
- * warm-up above 8 KiB, there once per size): the first after the harness's quiet wait
- * between experiments are slow (point_loop.c), and at 1 MiB an experiment is a single round
- * trip. Side by side on the loaded 2-core VM, 1 MiB medians: no lead-in 136-307 us (minima
- * 79-85), 1 round trip 66-71 us, 2 or 3 63-66 us, 10 62-64 us, as a reference loop of
- * barrier + 1 round trip without the sleeping wait (62-65 us); 30 no better. */
+ * warm-up count above 8 KiB): the first after the harness's quiet wait between experiments
+ * are slow (point_loop.c) and at 1 MiB an experiment is one round trip; 1 MiB medians side
+ * by side: no lead-in 136-307 us (minima 79-85), 1 round trip 66-71, 10 62-64, as a barrier
+ * and one round trip without the sleeping wait (62-65); 30 no better. */
 #include "mpi_util.h"
 #include "pair.h"
 

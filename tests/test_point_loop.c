@@ -190,8 +190,11 @@ static void test_lead_in_is_not_timed(void **unused)
         cold_sim_t c = {.sim = {.resolution_ns = 1, .op_ns = 5}, .cold_ns = 1e5};
         mb_clock_t clk = sim_clock(&c.sim);
         mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
-        mb_loop_t L = {.timing = &t, .opts = loop_opts, .grain = MB_GRAIN_LOOP,
-                       .start = &mb_start_barrier, .agree = (mb_agreement_t)agree,
+        mb_loop_t L = {.timing = &t,
+                       .opts = loop_opts,
+                       .grain = MB_GRAIN_LOOP,
+                       .start = &mb_start_barrier,
+                       .agree = (mb_agreement_t)agree,
                        .comm = MPI_COMM_SELF};
         mb_loop_work_t w = {.run = cold_run, .state = &c, .ops_per_iter = 2, .lead_in = 3};
         mb_loop_result_t r;
