@@ -32,6 +32,7 @@ static void pingpong_run(void *state, uint64_t iters)
 MB_PAIR_BENCH(pingpong, "half a blocking round trip between two ranks, by message size",
               "half of one MPI_Send + MPI_Recv round trip between world rank 0 and its partner "
               "(intra: next rank on its node; inter: first rank of node 1), round trips back "
-              "to back in a loop timed as a whole on rank 0",
+              "to back in a loop timed as a whole on rank 0, each experiment's loop after 10 "
+              "untimed round trips",
               .setup = mb_pair_setup, .run = pingpong_run, .ops_per_iter = 2, .loggp = "L",
               .lead_in = 10);
