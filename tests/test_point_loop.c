@@ -164,6 +164,50 @@ static void test_local_warmup_is_discarded(void **unused)
     mb_loop_result_free(&r);
 }
 
+/* A loop whose every other run() call starts cold (cold_ns more): with lead-in iterations
+ * the harness makes each experiment's first call, the lead-in, the cold one (mpi.pingpong's
+ * first round trips after the quiet wait, issue 15). */
+typedef struct cold_sim {
+    sim_t sim;
+    double cold_ns;
+    uint64_t calls, lead_ins;
+} cold_sim_t;
+
+static void cold_run(void *state, uint64_t iters)
+{
+    cold_sim_t *c = state;
+    if (c->calls++ % 2 == 0) {
+        c->sim.now_ns += c->cold_ns;
+        c->lead_ins += iters == 3;
+    }
+    sim_run(&c->sim, iters);
+}
+
+static void test_lead_in_is_not_timed(void **unused)
+{
+    (void)unused;
+    for (int agree = MB_AGREE_LOCAL; agree <= MB_AGREE_ALL; agree++) {
+        cold_sim_t c = {.sim = {.resolution_ns = 1, .op_ns = 5}, .cold_ns = 1e5};
+        mb_clock_t clk = sim_clock(&c.sim);
+        mb_timing_t t = {.clock = &clk, .resolution_ns = 1, .enough_ns = 1e5};
+        mb_loop_t L = {.timing = &t,
+                       .opts = loop_opts,
+                       .grain = MB_GRAIN_LOOP,
+                       .start = &mb_start_barrier,
+                       .agree = (mb_agreement_t)agree,
+                       .comm = MPI_COMM_SELF};
+        mb_loop_work_t w = {.run = cold_run, .state = &c, .ops_per_iter = 2, .lead_in = 3};
+        mb_loop_result_t r;
+        assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+        assert_int_equal(r.headline.n, 11);
+        /* Every experiment: one lead-in call (the cold one), one timed call (warm). */
+        assert_int_equal(c.calls % 2, 0);
+        assert_int_equal(c.lead_ins, c.calls / 2);
+        assert_float_equal(r.headline.stats.max, 2.5, 1e-3);
+        mb_loop_result_free(&r);
+    }
+}
+
 /* Call granularity: every call timed alone, hooks around it, overhead subtracted. */
 static void test_local_calls_time_each_call(void **unused)
 {
@@ -393,6 +437,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_local_budget_trims_repetitions),
         cmocka_unit_test(test_local_warmup_is_discarded),
         cmocka_unit_test(test_local_calls_time_each_call),
+        cmocka_unit_test(test_lead_in_is_not_timed),
         cmocka_unit_test(test_local_no_work_fails),
         cmocka_unit_test(test_local_benchmark_error_fails),
         cmocka_unit_test(test_local_timeout_fails),

@@ -141,6 +141,9 @@ typedef struct mb_bench {
     bool windowed; /* streams [mpi] window messages per iteration: its record says how many */
     mb_summary_kind_t statistic;   /* the headline figure: median (default) or minimum */
     bool subtract_loop_overhead;
+    /* run: iterations run untimed at the start of every experiment, after the ranks'
+     * synchronisation (point_loop.h); 0: none. */
+    uint64_t lead_in;
     /* Bytes moved per operation at pt, for bandwidth (NULL: a latency benchmark). */
     uint64_t (*bytes_per_op)(const mb_context_t *ctx, const mb_point_t *pt);
     /* Messages per operation at pt, for a message rate (messages_per_s; NULL: none). */

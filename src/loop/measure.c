@@ -216,6 +216,7 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
                             .ops_per_iter = b->ops_per_iter_at ? b->ops_per_iter_at(ctx, pt)
                                                                : b->ops_per_iter,
                             .subtract_loop_overhead = b->subtract_loop_overhead,
+                            .lead_in = b->lead_in,
                             .error = ctx->point_error};
 }
 

@@ -55,6 +55,10 @@ typedef struct mb_loop_work {
     double ops_per_iter;         /* operations per iteration or call (0 means 1) */
     bool subtract_loop_overhead; /* MB_GRAIN_LOOP: subtract the loop overhead per iteration */
     const char *error;           /* the benchmark's error slot: non-empty fails the point */
+    /* MB_GRAIN_LOOP: iterations run untimed at the start of every experiment, after the
+     * start's synchronisation, so the timed ones start in step (pingpong: the first round
+     * trip after the ranks' quiet wait between experiments is slow). */
+    uint64_t lead_in;
 } mb_loop_work_t;
 
 /* How it is measured. */
