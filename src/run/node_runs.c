@@ -133,30 +133,36 @@ done:
 }
 
 json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char *config_text,
-                           const mb_node_runs_bench_t *benches, size_t n, int k)
+                           const mb_node_runs_bench_t *benches, size_t n, int k, json_t **own)
 {
+    *own = NULL;
     json_t *mine = NULL;
     if (ctx->node_rank == 0) {
         json_t *request = node_runs_request(ctx, config_text, benches, n);
         json_t *replies = json_array(), *errors = json_array();
         for (int r = 0; r < k; r++) {
-            if (ctx->rank == 0)
-                mb_progress_note("mbsuite: --runs %d: the per-node phase (%zu benchmarks) in a "
-                                 "fresh process, run %d of %d",
+            if (ctx->rank == 0 && k > 1)
+                mb_progress_note("mbsuite: --runs %d: the os phase (%zu benchmarks) in a "
+                                 "fresh process per node, run %d of %d",
                                  k, n, r + 1, k);
+            else if (ctx->rank == 0)
+                mb_progress_note("mbsuite: the os phase (%zu benchmarks) in a fresh process "
+                                 "per node",
+                                 n);
             json_t *reply;
             char err[512];
             if (node_runs_spawn(request, &reply, err, sizeof err) == 0) {
                 json_array_append_new(replies, reply);
             } else {
                 json_array_append_new(errors, json_sprintf("run %d: %s", r + 1, err));
-                mb_progress_note("mbsuite: warning: --runs on node %d (%s), run %d: %s",
+                mb_progress_note("mbsuite: warning: the os phase on node %d (%s), run %d: %s",
                                  ctx->node, host, r + 1, err);
             }
         }
         json_decref(request);
         mine = json_pack("{s:i, s:s, s:o, s:o}", "node", ctx->node, "host", host, "replies",
                          replies, "errors", errors);
+        *own = json_incref(mine);
     }
     mb_mpi_wait_quietly(ctx->node_comm);
     json_t *all = ctx->leaders != MPI_COMM_NULL ? mb_mpi_gather_json(ctx->leaders, mine) : NULL;
@@ -184,7 +190,7 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         free(ms);
         return NULL;
     }
-    json_t *medians = json_array(), *reasons = json_array();
+    json_t *medians = json_array(), *reasons = json_array(), *measurements = json_array();
     for (size_t i = 0; i < n; i++) {
         for (size_t d = 0; d < MB_MAX_DIMS; d++)
             pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
@@ -192,10 +198,12 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         if (mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason) == 0) {
             json_array_append_new(medians, json_real(ms[i].stats.median));
             json_array_append_new(reasons, json_null());
+            json_array_append_new(measurements, mb_measure_to_json(&ms[i]));
         } else {
             ms[i] = (mb_measurement_t){0}; /* n == 0: a failed point for derive */
             json_array_append_new(medians, json_null());
             json_array_append_new(reasons, json_string(reason));
+            json_array_append_new(measurements, json_null());
         }
     }
     json_t *derived = b->derive ? b->derive(pts, ms, n) : NULL;
@@ -203,8 +211,9 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         mb_measurement_free(&ms[i]);
     free(ms);
     free(pts);
-    return json_pack("{s:s, s:o, s:o, s:o}", "name", name, "medians", medians, "reasons",
-                     reasons, "derived", derived ? derived : json_null());
+    return json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", name, "medians", medians, "reasons",
+                     reasons, "measurements", measurements, "derived",
+                     derived ? derived : json_null());
 }
 
 int mb_node_runs_child_main(void)
@@ -242,6 +251,18 @@ int mb_node_runs_child_main(void)
         json_decref(req);
         return 1;
     }
+    /* The node's rank is bound to one core and so was this child; it measures as lmbench's
+     * unbound processes do, on every CPU the node allows (os.ctx's pinned case pins itself),
+     * so that a forked peer (os.lat_pipe, os.bw_tcp, ...) may run on another CPU. */
+    char *cpus = NULL;
+    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
+    if (hwloc_set_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
+        fprintf(stderr, "mbsuite: node run: warning: cannot let it run on every allowed CPU: %s\n",
+                strerror(errno));
+    hwloc_cpuset_t bound = hwloc_bitmap_alloc();
+    if (bound && hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS) == 0)
+        hwloc_bitmap_list_asprintf(&cpus, bound);
+    hwloc_bitmap_free(bound);
     mb_sysinfo_set_memory_span_cap(
         (uint64_t)json_integer_value(json_object_get(req, "memory_span_cap_bytes")));
     mb_timing_t timing = {
@@ -273,7 +294,9 @@ int mb_node_runs_child_main(void)
         }
         json_array_append_new(out, one);
     }
-    json_t *reply = json_pack("{s:o}", "benchmarks", out);
+    json_t *reply = json_pack("{s:o, s:s?, s:i}", "benchmarks", out, "cpus", cpus, "pid",
+                              (int)getpid());
+    free(cpus);
     if (status == 0 && json_dumpfd(reply, reply_fd, JSON_COMPACT) != 0)
         status = 1;
     json_decref(reply);
