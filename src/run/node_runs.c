@@ -221,6 +221,10 @@ int mb_node_runs_child_main(void)
     /* The job ends this child with its rank; and nothing but the reply goes to the pipe
      * (a benchmark's helper that printed would corrupt it). */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* A fresh process as lmbench's are, with standard input, output and error only: not the
+     * rank's MPI sockets and open files that lack close-on-exec (seen: three sockets and
+     * raw.csv.gz.part), which every fork() of os.fork and the forked peers would copy. */
+    close_range(3, ~0U, 0);
     int reply_fd = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
     if (reply_fd < 0 || devnull < 0 || dup2(devnull, STDOUT_FILENO) < 0) {
         fprintf(stderr, "mbsuite: node run: cannot set up its output: %s\n", strerror(errno));
