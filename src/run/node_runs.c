@@ -173,6 +173,36 @@ json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char
 
 /* ----------------------------------------------------------------- the child */
 
+/* The hung-point guard of the child, as the rank's watchdog (watchdog.h) is of a point it
+ * measures: a point still running after twice [run] point_timeout (the loop's own timeout
+ * is checked between experiments only) ends the child with status 3 and says which, so the
+ * rank goes on and its os points fail with the reason instead of the job hanging. */
+static char node_runs_hung_msg[640];
+static size_t node_runs_hung_len;
+
+static void node_runs_on_alarm(int sig)
+{
+    (void)sig;
+    if (write(STDERR_FILENO, node_runs_hung_msg, node_runs_hung_len) < 0)
+        _exit(3);
+    _exit(3);
+}
+
+static void node_runs_guard(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    double limit_s = 2 * mb_measure_opts_of(ctx->config).timeout_ns / 1e9;
+    if (limit_s <= 0)
+        return;
+    char label[256];
+    mb_measure_params_text(b, pt, label, sizeof label);
+    int len = snprintf(node_runs_hung_msg, sizeof node_runs_hung_msg,
+                       "mbsuite: node run: %s%s%s hung: still running after %.0f s\n", b->name,
+                       label[0] ? " " : "", label, limit_s);
+    node_runs_hung_len = len < 0 ? 0 : strlen(node_runs_hung_msg);
+    signal(SIGALRM, node_runs_on_alarm);
+    alarm((unsigned)limit_s + 1);
+}
+
 /* One benchmark of the request measured: {"name", "medians": [ns or null], "reasons":
  * [null or why the point failed], "derived": {...} or null}. */
 static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
@@ -195,7 +225,10 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         for (size_t d = 0; d < MB_MAX_DIMS; d++)
             pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
         char reason[512] = "";
-        if (mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason) == 0) {
+        node_runs_guard(ctx, b, &pts[i]);
+        int rc = mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason);
+        alarm(0);
+        if (rc == 0) {
             json_array_append_new(medians, json_real(ms[i].stats.median));
             json_array_append_new(reasons, json_null());
             json_array_append_new(measurements, mb_measure_to_json(&ms[i]));
