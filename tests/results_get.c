@@ -34,7 +34,8 @@
 static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock|system.mpi|system.os_phase|preflight|timings KEY\n"
+                    "       results_get FILE system.clock|system.mpi|preflight|timings KEY\n"
+                    "       results_get FILE system.os_phase KEY\n"
                     "       results_get FILE timings phase NAME\n"
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"

@@ -102,9 +102,9 @@ static void test_from_process(void **state)
     const mb_bench_t b = {.name = "os.x", .group = "os"}, other = {.name = "os.y", .group = "os"};
     double samples[] = {30, 10, 20, 0.1 + 0.2};
     mb_measurement_t m = {.samples_ns = samples, .n = 4, .iters = 7, .late = 1};
-    json_t *reply = json_pack("{s:[{s:s, s:[o,n], s:[n,s]}]}", "benchmarks", "name", "os.x",
-                              "measurements", mb_measure_to_json(&m), "reasons",
-                              "setup: fork() refused");
+    json_t *reply =
+        json_pack("{s:[{s:s, s:[o,n], s:[n,s]}]}", "benchmarks", "name", "os.x", "measurements",
+                  mb_measure_to_json(&m), "reasons", "setup: fork() refused");
     /* Through text, as it crosses the pipe. */
     char *text = json_dumps(reply, JSON_COMPACT);
     json_decref(reply);

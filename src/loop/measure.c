@@ -337,11 +337,11 @@ static int measure_over_nodes(const mb_context_t *ctx, int rc, mb_measurement_t 
 static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
                                const measure_sample_t *smp, bool by_process)
 {
-    const char *text =
-        by_process ? "one fresh non-MPI process per node (started by its first rank, its "
-                     "affinity the node's allowed CPUs), all nodes at once"
-        : scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text
-                                                  : mb_measure_scope_text(scope);
+    const char *text = by_process
+                           ? "one fresh non-MPI process per node (started by its first rank, its "
+                             "affinity the node's allowed CPUs), all nodes at once"
+                       : scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text
+                                                                 : mb_measure_scope_text(scope);
     if (strstr(list, text))
         return;
     size_t used = strlen(list);
@@ -448,9 +448,11 @@ int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const 
     const json_t *entry = NULL, *e;
     size_t i;
     json_array_foreach(json_object_get(reply, "benchmarks"), i, e)
-        if (json_is_string(json_object_get(e, "name")) &&
-            strcmp(json_string_value(json_object_get(e, "name")), b->name) == 0)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name && strcmp(name, b->name) == 0)
             entry = e;
+    }
     const char *error = json_string_value(json_object_get(reply, "error"));
     if (!entry) {
         snprintf(reason, reason_len, "the node's os process gave no measurement: %s",
@@ -461,7 +463,8 @@ int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const 
     const json_t *samples = json_object_get(jm, "samples_ns");
     size_t n = json_array_size(samples);
     if (n == 0) {
-        const char *why = json_string_value(json_array_get(json_object_get(entry, "reasons"), index));
+        const char *why =
+            json_string_value(json_array_get(json_object_get(entry, "reasons"), index));
         snprintf(reason, reason_len, "%s", why ? why : "the node's os process gave no samples");
         return -1;
     }
@@ -470,7 +473,9 @@ int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const 
         mb_mpi_fail("malloc in mb_measure_from_process", MPI_ERR_NO_MEM, __FILE__, __LINE__);
     const json_t *x;
     json_array_foreach(samples, i, x)
+    {
         m->samples_ns[i] = json_number_value(x);
+    }
     m->n = n;
     m->iters = (uint64_t)json_integer_value(json_object_get(jm, "iters"));
     m->trimmed = json_is_true(json_object_get(jm, "trimmed"));
@@ -545,10 +550,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         point_ctx.arg = b->arg;
         point_ctx.point_error = point_error;
         point_error[0] = '\0';
-        if (point_ctx.measure_comm != MPI_COMM_NULL && scope == MB_SCOPE_ONE &&
-            ctx->node_process)
-            rc = mb_measure_from_process(b, ctx, ctx->node_process, i, &m, reason,
-                                         sizeof reason);
+        if (point_ctx.measure_comm != MPI_COMM_NULL && scope == MB_SCOPE_ONE && ctx->node_process)
+            rc = mb_measure_from_process(b, ctx, ctx->node_process, i, &m, reason, sizeof reason);
         else if (point_ctx.measure_comm != MPI_COMM_NULL)
             rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &sample, &m, &over, reason,
                                sizeof reason);

@@ -416,9 +416,9 @@ static bool driver_by_process(const driver_plan_t *p, bool os_by_process)
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                            const json_t *preflight, const json_t *node_runs,
-                           const json_t *node_reply, bool os_by_process,
-                           mb_results_t *results, mb_raw_t *raw, double budget_s,
-                           double began_s, mb_timings_t *timings, double *mark_s)
+                           const json_t *node_reply, bool os_by_process, mb_results_t *results,
+                           mb_raw_t *raw, double budget_s, double began_s, mb_timings_t *timings,
+                           double *mark_s)
 {
     int failed = 0;
     mb_budget_t bg = {.budget_s = budget_s, .began_s = began_s};
@@ -483,8 +483,8 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
         if (!by_process)
             mb_budget_done(&bg, est[i],
-                       ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
-                       *mark_s - bench_began_s);
+                           ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
+                           *mark_s - bench_began_s);
         if (ctx->rank == 0) {
             char err[512];
             if (cap_bytes < span_cap)

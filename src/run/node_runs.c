@@ -331,8 +331,8 @@ int mb_node_runs_child_main(void)
         }
         json_array_append_new(out, one);
     }
-    json_t *reply = json_pack("{s:o, s:s?, s:i}", "benchmarks", out, "cpus", cpus, "pid",
-                              (int)getpid());
+    json_t *reply =
+        json_pack("{s:o, s:s?, s:i}", "benchmarks", out, "cpus", cpus, "pid", (int)getpid());
     free(cpus);
     if (status == 0 && json_dumpfd(reply, reply_fd, JSON_COMPACT) != 0)
         status = 1;
