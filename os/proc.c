@@ -6,7 +6,7 @@
  * that runs /bin/sh -c mbsuite-hello (lat_proc shell). The children's output goes to
  * /dev/null. The forking process is the os phase's fresh process (node_runs.h), not the MPI
  * rank (whose fork took twice as long), but it is still mbsuite with its libraries mapped:
- * 202 mappings against lat_proc's 24, so os.fork is dearer than lat_proc's on the same
+ * 100 mappings against lat_proc's 24, so os.fork is dearer than lat_proc's on the same
  * machine (os/README.md). A child never returns into MPI: it calls _exit() or
  * execve(), and _exit(127) when execve fails. mbsuite-hello is looked for next to the
  * executable; without it (or without /bin/sh) the figure is skipped with the reason. Thread

@@ -282,6 +282,11 @@ int mb_node_runs_child_main(void)
         json_decref(req);
         return 1;
     }
+    /* No hwloc plugins (I/O devices, GL, OpenCL, XML through libxml2): the process needs
+     * only the CPUs and caches, and the plugins' libraries (libxml2, libicu, libX11,
+     * libstdc++, ...) doubled its mappings (202 against 99), which every fork() of os.fork
+     * copies and tears down (its fork took 204-214 us with them, 142-154 us without). */
+    setenv("HWLOC_PLUGINS_PATH", "", 1);
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
         fprintf(stderr, "mbsuite: node run: hwloc cannot read this machine's topology\n");
