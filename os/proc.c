@@ -4,9 +4,10 @@
  * the parent's waitpid() (lat_proc fork); os.exec forks a child that execve()s the tiny
  * static program mbsuite-hello (lat_proc exec; lmbench's hello); os.shell forks a child
  * that runs /bin/sh -c mbsuite-hello (lat_proc shell). The children's output goes to
- * /dev/null. The forking process is the mbsuite rank, an MPI process: its address space is
- * larger than lmbench's, and fork() copies its page tables, so os.fork is dearer than
- * lat_proc's on the same machine. A child never returns into MPI: it calls _exit() or
+ * /dev/null. The forking process is the os phase's fresh process (node_runs.h), not the MPI
+ * rank (whose fork took twice as long), but it is still mbsuite with its libraries mapped:
+ * 100 mappings against lat_proc's 24, so os.fork is dearer than lat_proc's on the same
+ * machine (os/README.md). A child never returns into MPI: it calls _exit() or
  * execve(), and _exit(127) when execve fails. mbsuite-hello is looked for next to the
  * executable; without it (or without /bin/sh) the figure is skipped with the reason. Thread
  * creation is shm.thread_create (not duplicated here). */

@@ -607,7 +607,9 @@ bench_os() {
     echo "(reference: mean of a run before and one after mbsuite's; the machine's load before: $load0," \
          "after: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure is inflated and the ratios noisy;" \
          "section $(calc '%.0f' "$t1 - $t0") s)"
-    local total=0 b w
+    # The os phase's fresh processes (timings' node_runs), then the rank's recording of them.
+    local total b w
+    total=$($GET "$r" timings phase node_runs 2>/dev/null) || total=0
     for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
         w=$($GET "$r" "$b" wall_s 2>/dev/null) || w=0
         total=$(calc '%.3f' "$total + $w")

@@ -3,7 +3,8 @@
  * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", "runs.stderr" or "params.array_bytes") of the first point of
  * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
  * FILE preflight KEY for a clock or pre-flight figure, or
- * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time,
+ * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, FILE BENCH
+ * measured_by for who measured it,
  * FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of
  * its points failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error (%) of the
  * point-to-point (params with a pair) or collective fits, how many, the worst and its benchmark,
@@ -11,7 +12,9 @@
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
  * a negative coefficient, how many fewer than 4 points, and how many there are;
  * FILE timings KEY for the run's
- * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings slowest for the measured
+ * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings phase NAME for a phase's
+ * wall_s (0 when the run had no such phase), FILE system.os_phase KEY for how the os phase
+ * ran, FILE timings slowest for the measured
  * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"); FILE predictions errors:
  * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
  * predicted); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment of
@@ -32,6 +35,8 @@ static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
                     "       results_get FILE system.clock|system.mpi|preflight|timings KEY\n"
+                    "       results_get FILE system.os_phase KEY\n"
+                    "       results_get FILE timings phase NAME\n"
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
                     "       results_get FILE predictions errors\n"
@@ -283,12 +288,25 @@ int main(int argc, char **argv)
         rc = get_predictions(root);
         goto done;
     }
+    if (strcmp(argv[2], "timings") == 0 && strcmp(argv[3], "phase") == 0 && argc > 4) {
+        double wall_s = 0;
+        size_t k;
+        const json_t *ph;
+        json_array_foreach(json_object_get(json_object_get(root, "timings"), "phases"), k, ph)
+            if (json_is_string(json_object_get(ph, "name")) &&
+                strcmp(json_string_value(json_object_get(ph, "name")), argv[4]) == 0)
+                wall_s += json_number_value(json_object_get(ph, "wall_s"));
+        printf("%.17g\n", wall_s);
+        rc = 0;
+        goto done;
+    }
     if (strcmp(argv[2], "timings") == 0 && strcmp(argv[3], "slowest") == 0) {
         rc = get_slowest(root);
         goto done;
     }
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
     if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "system.mpi") == 0 ||
+        strcmp(argv[2], "system.os_phase") == 0 ||
         strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0) {
         const json_t *obj = root;
         char path[256];
@@ -306,7 +324,7 @@ int main(int argc, char **argv)
             continue;
         /* the benchmark's, not a point's */
         if (strcmp(argv[3], "elapsed_s") == 0 || strcmp(argv[3], "wall_s") == 0 ||
-            strcmp(argv[3], "failed_points") == 0) {
+            strcmp(argv[3], "failed_points") == 0 || strcmp(argv[3], "measured_by") == 0) {
             rc = get_print(json_object_get(b, argv[3]), argv[3]);
             goto done;
         }

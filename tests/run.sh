@@ -249,6 +249,26 @@ os_report() {
 }
 expect "quick run: report.txt has the os sections and os figures in the log10 table" 0 \
     '^os sections and log10 entries$' -- os_report
+# The os phase ran in one fresh non-MPI process per node (node_runs.h), once, on the node's
+# allowed CPUs: system.os_phase says so, its time is timings' node_runs, every measured os
+# record says who measured it, and a single run adds no mean over runs.
+os_phase() {
+    local f="$TMP/quick/results.json" b by why bad=0
+    [ "$("$BUILD/tests/results_get" "$f" system.os_phase runs)" = 1 ] || { echo "os_phase.runs"; bad=1; }
+    "$BUILD/tests/results_get" "$f" system.os_phase cpus | grep -qE '^[0-9]' || { echo "os_phase.cpus"; bad=1; }
+    awk -v t="$("$BUILD/tests/results_get" "$f" timings phase node_runs)" 'BEGIN { exit !(t > 0) }' ||
+        { echo "no node_runs phase"; bad=1; }
+    for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
+        why=$("$BUILD/tests/results_get" "$f" "$b" skipped 2>&1)
+        [ "$why" = null ] || continue
+        by=$("$BUILD/tests/results_get" "$f" "$b" measured_by 2>&1)
+        case "$by" in "one fresh non-MPI process per node"*) ;; *) echo "$b: measured by $by"; bad=1 ;; esac
+        "$BUILD/tests/results_get" "$f" "$b" runs.k >/dev/null 2>&1 && { echo "$b: a runs record from one run"; bad=1; }
+    done
+    [ "$bad" = 0 ] && echo "os phase in a fresh process"
+}
+expect "quick run: the os phase ran in a fresh process per node, on the node's CPUs" 0 \
+    '^os phase in a fresh process$' -- os_phase
 # Without mbsuite-hello next to the executable, os.exec and os.shell are skipped with the
 # reason and the run succeeds; a forked child never calls MPI, so -np 2 ends cleanly.
 mkdir -p "$TMP/nohello"
@@ -270,6 +290,7 @@ runs_records() {
         awk -v s="$se" 'BEGIN { exit !(s + 0 >= 0) }' || { echo "$b: stderr $se"; return; }
         n=$((n + 1))
     done
+    [ "$("$BUILD/tests/results_get" "$f" system.os_phase runs)" = 2 ] || { echo "os_phase.runs"; return; }
     grep -q '"derived_runs"' "$f" && echo "$n runs records ok"
 }
 expect "--runs 2: each os point has its runs record (k 2, mean, stderr) and derived_runs" 0 \

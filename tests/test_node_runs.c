@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* --runs K's combination on synthetic replies with known answers: the mean and standard
  * error of a figure over runs, per node, a failed run left out with its reason, and the
- * derived figures (node_runs.h). */
+ * derived figures (node_runs.h); and the os phase's measurements carried from the fresh
+ * process to the rank's record (measure.h): the samples whole, a failed point's reason, a
+ * process that gave no reply. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "measure.h"
 #include "node_runs.h"
 #include "stats.h"
 
@@ -85,11 +90,52 @@ static void test_attach(void **state)
     json_decref(per_node);
 }
 
+/* A point measured in the fresh process comes back to the rank with every sample, its
+ * statistics recomputed; a point that failed there fails with its reason; a benchmark the
+ * reply lacks, or a process that gave no reply, fails with why. */
+static void test_from_process(void **state)
+{
+    (void)state;
+    mb_config_t cfg;
+    mb_config_defaults(&cfg);
+    mb_context_t ctx = {.config = &cfg};
+    const mb_bench_t b = {.name = "os.x", .group = "os"}, other = {.name = "os.y", .group = "os"};
+    double samples[] = {30, 10, 20, 0.1 + 0.2};
+    mb_measurement_t m = {.samples_ns = samples, .n = 4, .iters = 7, .late = 1};
+    json_t *reply =
+        json_pack("{s:[{s:s, s:[o,n], s:[n,s]}]}", "benchmarks", "name", "os.x", "measurements",
+                  mb_measure_to_json(&m), "reasons", "setup: fork() refused");
+    /* Through text, as it crosses the pipe. */
+    char *text = json_dumps(reply, JSON_COMPACT);
+    json_decref(reply);
+    reply = json_loads(text, 0, NULL);
+    free(text);
+    mb_measurement_t got;
+    char reason[256] = "";
+    assert_int_equal(mb_measure_from_process(&b, &ctx, reply, 0, &got, reason, sizeof reason), 0);
+    assert_int_equal(got.n, 4);
+    assert_true(got.samples_ns[3] == 0.1 + 0.2); /* exact */
+    assert_true(got.iters == 7 && got.late == 1 && !got.trimmed);
+    assert_true(fabs(got.stats.median - 15) < 1e-12);
+    mb_measurement_free(&got);
+    assert_int_equal(mb_measure_from_process(&b, &ctx, reply, 1, &got, reason, sizeof reason), -1);
+    assert_string_equal(reason, "setup: fork() refused");
+    assert_int_equal(mb_measure_from_process(&other, &ctx, reply, 0, &got, reason, sizeof reason),
+                     -1);
+    assert_non_null(strstr(reason, "none of this benchmark"));
+    json_decref(reply);
+    json_t *none = json_pack("{s:s}", "error", "run 1: the child was killed by signal 9");
+    assert_int_equal(mb_measure_from_process(&b, &ctx, none, 0, &got, reason, sizeof reason), -1);
+    assert_non_null(strstr(reason, "killed by signal 9"));
+    json_decref(none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stat),
         cmocka_unit_test(test_attach),
+        cmocka_unit_test(test_from_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

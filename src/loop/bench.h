@@ -52,6 +52,11 @@ typedef struct mb_context {
      * (MB_SCOPE_SAMPLE_EACH; the rest only wait), or nsample 0 when all measure at once. */
     const int *sample_ranks;
     int nsample;
+    /* The os phase (node_runs.h): on a node's first rank, its fresh process's reply
+     * ({"benchmarks": [...]}, or {"error": why} when that process gave none), whose
+     * MB_SCOPE_ONE points the rank records instead of measuring them itself; NULL: the rank
+     * measures (on the other ranks, and for the benchmarks outside that phase). */
+    const json_t *node_process;
     const void *arg;   /* the descriptor's arg */
     char *point_error; /* MB_POINT_ERROR_LEN bytes: text written here by a benchmark's
                         * run or op fails the point with that reason (mb_point_fail) */

@@ -336,10 +336,13 @@ static int measure_over_nodes(const mb_context_t *ctx, int rc, mb_measurement_t 
 
 /* Add text to the list of who measured (distinct texts, "; " between them). */
 static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
-                               const measure_sample_t *smp)
+                               const measure_sample_t *smp, bool by_process)
 {
-    const char *text =
-        scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text : mb_measure_scope_text(scope);
+    const char *text = by_process
+                           ? "one fresh non-MPI process per node (started by its first rank, its "
+                             "affinity the node's allowed CPUs), all nodes at once"
+                       : scope == MB_SCOPE_SAMPLE_EACH && smp->n ? smp->text
+                                                                 : mb_measure_scope_text(scope);
     if (strstr(list, text))
         return;
     size_t used = strlen(list);
@@ -430,6 +433,63 @@ int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const m
     return 0;
 }
 
+json_t *mb_measure_to_json(const mb_measurement_t *m)
+{
+    json_t *samples = json_array();
+    for (size_t i = 0; i < m->n; i++)
+        json_array_append_new(samples, json_real(m->samples_ns[i]));
+    return json_pack("{s:o, s:I, s:b, s:I}", "samples_ns", samples, "iters", (json_int_t)m->iters,
+                     "trimmed", m->trimmed, "late", (json_int_t)m->late);
+}
+
+int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const json_t *reply,
+                            size_t index, mb_measurement_t *m, char *reason, size_t reason_len)
+{
+    *m = (mb_measurement_t){0};
+    const json_t *entry = NULL, *e;
+    size_t i;
+    json_array_foreach(json_object_get(reply, "benchmarks"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (name && strcmp(name, b->name) == 0)
+            entry = e;
+    }
+    const char *error = json_string_value(json_object_get(reply, "error"));
+    if (!entry) {
+        snprintf(reason, reason_len, "the node's os process gave no measurement: %s",
+                 error ? error : "none of this benchmark");
+        return -1;
+    }
+    const json_t *jm = json_array_get(json_object_get(entry, "measurements"), index);
+    const json_t *samples = json_object_get(jm, "samples_ns");
+    size_t n = json_array_size(samples);
+    if (n == 0) {
+        const char *why =
+            json_string_value(json_array_get(json_object_get(entry, "reasons"), index));
+        snprintf(reason, reason_len, "%s", why ? why : "the node's os process gave no samples");
+        return -1;
+    }
+    m->samples_ns = malloc(n * sizeof *m->samples_ns);
+    if (!m->samples_ns)
+        mb_mpi_fail("malloc in mb_measure_from_process", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    const json_t *x;
+    json_array_foreach(samples, i, x)
+    {
+        m->samples_ns[i] = json_number_value(x);
+    }
+    m->n = n;
+    m->iters = (uint64_t)json_integer_value(json_object_get(jm, "iters"));
+    m->trimmed = json_is_true(json_object_get(jm, "trimmed"));
+    m->late = (uint64_t)json_integer_value(json_object_get(jm, "late"));
+    mb_measure_opts_t opts = mb_measure_opts_of(ctx->config);
+    if (mb_loop_summarize(&opts, m) != 0) {
+        mb_measurement_free(m);
+        snprintf(reason, reason_len, "the node's os process gave a sample that is not a number");
+        return -1;
+    }
+    return 0;
+}
+
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress, mb_raw_t *raw)
 {
@@ -491,7 +551,9 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         point_ctx.arg = b->arg;
         point_ctx.point_error = point_error;
         point_error[0] = '\0';
-        if (point_ctx.measure_comm != MPI_COMM_NULL)
+        if (point_ctx.measure_comm != MPI_COMM_NULL && scope == MB_SCOPE_ONE && ctx->node_process)
+            rc = mb_measure_from_process(b, ctx, ctx->node_process, i, &m, reason, sizeof reason);
+        else if (point_ctx.measure_comm != MPI_COMM_NULL)
             rc = measure_point(b, &point_ctx, &pts[i], scope, &opts, &sample, &m, &over, reason,
                                sizeof reason);
         if (scope == MB_SCOPE_ONE && ctx->leaders != MPI_COMM_NULL)
@@ -523,7 +585,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
                                     over);
         }
         mb_progress_point_end(rc != 0);
-        measure_note_scope(measured_by, sizeof measured_by, scope, &sample);
+        measure_note_scope(measured_by, sizeof measured_by, scope, &sample,
+                           scope == MB_SCOPE_ONE && ctx->node_process);
         mb_results_live_point(NULL, point);
         slots[i] = point;
     }

@@ -35,6 +35,16 @@ mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg);
 int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
                            mb_measurement_t *m, char *reason, size_t reason_len);
 
+/* A measurement as JSON for another process ({"samples_ns": [...], "iters", "trimmed",
+ * "late"}; the statistics are recomputed from the samples). New reference. */
+json_t *mb_measure_to_json(const mb_measurement_t *m);
+
+/* Point index of b as the fresh process of reply measured it (ctx->node_process): 0 with m
+ * (its statistics recomputed under ctx's configuration; free it with mb_measurement_free),
+ * or -1 with the reason (the point failed there, or the process gave no measurement). */
+int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const json_t *reply,
+                            size_t index, mb_measurement_t *m, char *reason, size_t reason_len);
+
 /* Collective over ctx->comm: measure the npts points of b. On rank 0 returns the record
  * (new reference; its "failed_points" counts the points that failed); NULL on the other
  * ranks. Rank 0 reports each point to progress.h; its failed points and points dropped by
@@ -42,6 +52,8 @@ int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const m
  * MBSUITE_INJECT_FAILURE=NAME:INDEX (read on rank 0) makes point INDEX (from 0) of the
  * benchmark NAME fail as if its measurement had failed, for tests. raw (rank 0; NULL: none
  * kept) gets every measured point's samples, uncommitted (raw_samples.h). */
+/* With ctx->node_process set on the node's first rank, b's MB_SCOPE_ONE points come from
+ * that reply (mb_measure_from_process), then combine over the nodes as measured ones do. */
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
                          size_t npts, const char *progress, mb_raw_t *raw);
 

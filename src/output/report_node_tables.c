@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Seed 003's tables (lmbench results for a cluster node), one row per node: each figure is
  * the mean ± standard error over --runs K fresh processes where the record has "runs"
- * (the rank's own median otherwise), "-" where it is missing, with the reason below the
+ * (the one run's median otherwise), "-" where it is missing, with the reason below the
  * table. */
 #include "report_node_tables.h"
 
@@ -37,7 +37,7 @@ typedef struct nt_table {
     nt_fig_t cols[NT_MAX_COLS];
 } nt_table_t;
 
-/* One cell's figure: mean over k runs (k 1: the rank's own median) and its error. */
+/* One cell's figure: mean over k runs (k 1: the one run's median) and its error. */
 typedef struct nt_value {
     int k;
     double mean, se;
@@ -519,13 +519,13 @@ void mb_report_node_tables(FILE *f, const json_t *root)
     }
     fprintf(f, "\nthe node tables of seed 003 (lmbench), one row per node — ");
     if (k >= 2)
-        fprintf(f, "mean \u00b1 standard error over --runs fresh processes (up to %d runs; not "
-                   "MPI processes, as lmbench's: fork and syscalls are cheaper there than in "
-                   "the rank, whose own medians are in the benchmark tables)\n",
+        fprintf(f, "mean \u00b1 standard error over --runs fresh processes (up to %d runs; "
+                   "not MPI processes, as lmbench's; the benchmark tables hold the first "
+                   "run's medians)\n",
                 k);
     else
-        fprintf(f, "each figure the rank's own median (one run; --runs K gives mean \u00b1 "
-                   "standard error over K)\n");
+        fprintf(f, "each figure the median of one fresh process per node (one run; --runs K "
+                   "gives mean \u00b1 standard error over K)\n");
     nt_system(f, root, nodes);
     for (size_t t = 0; t < sizeof nt_tables / sizeof nt_tables[0]; t++)
         nt_table(f, root, &nt_tables[t], nodes);

@@ -405,13 +405,20 @@ static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_
     mb_progress_bench_begin(&pb);
 }
 
+/* Whether the os phase (driver_node_runs) measured plan entry p in a fresh process. */
+static bool driver_by_process(const driver_plan_t *p, bool os_by_process)
+{
+    return os_by_process && !p->skip_reason && strcmp(p->bench->group, "os") == 0;
+}
+
 /* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
  * record is complete; writing the files counts in the "benchmarks" phase only. The phase
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
 static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                            const json_t *preflight, const json_t *node_runs,
-                           mb_results_t *results, mb_raw_t *raw, double budget_s,
-                           double began_s, mb_timings_t *timings, double *mark_s)
+                           const json_t *node_reply, bool os_by_process, mb_results_t *results,
+                           mb_raw_t *raw, double budget_s, double began_s, mb_timings_t *timings,
+                           double *mark_s)
 {
     int failed = 0;
     mb_budget_t bg = {.budget_s = budget_s, .began_s = began_s};
@@ -420,7 +427,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
     if (!est)
         mb_mpi_fail("calloc in driver_run_plan", MPI_ERR_NO_MEM, __FILE__, __LINE__);
     for (size_t i = 0; i < nplan; i++)
-        if (!plan[i].skip_reason)
+        if (!plan[i].skip_reason && !driver_by_process(&plan[i], os_by_process))
             est[i] = mb_budget_estimate(ctx, plan[i].bench, plan[i].points, plan[i].npoints);
     if (ctx->rank == 0) {
         char why[256];
@@ -434,7 +441,11 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         uint64_t cap_bytes = span_cap;
         long span_dropped = 0;
         ctx->budget_deadline_s = 0;
-        if (budget_s > 0 && !plan[i].skip_reason) {
+        /* The os phase measured it already (its time counts before this loop): the rank
+         * records it, with no share of the budget. */
+        bool by_process = driver_by_process(&plan[i], os_by_process);
+        ctx->node_process = by_process ? node_reply : NULL;
+        if (budget_s > 0 && !plan[i].skip_reason && !by_process) {
             driver_budget_share(ctx, &bg, est, i, nplan, span_cap, &cap_bytes);
             if (cap_bytes < span_cap) {
                 double touch_s = est[i].touch_s;
@@ -468,10 +479,12 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
         }
+        ctx->node_process = NULL;
         *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
-        mb_budget_done(&bg, est[i],
-                       ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
-                       *mark_s - bench_began_s);
+        if (!by_process)
+            mb_budget_done(&bg, est[i],
+                           ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
+                           *mark_s - bench_began_s);
         if (ctx->rank == 0) {
             char err[512];
             if (cap_bytes < span_cap)
@@ -503,13 +516,18 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
     return failed ? -1 : 0;
 }
 
-/* --runs K > 1 (node_runs.h): the os benchmarks of the plan, K times in fresh processes on
- * every node, before the rank measures them itself. On rank 0 the replies, one entry per
- * node (mb_node_runs_phase); NULL elsewhere. */
+/* The os phase (node_runs.h): the os benchmarks of the plan, K times (--runs K, default 1)
+ * in a fresh non-MPI process on every node, on the node's allowed CPUs while its other
+ * ranks sleep, before the parallel suite; the rank then records the first run's
+ * measurements (mb_measure_bench with ctx->node_process) rather than measuring in an MPI
+ * process (helper threads, a large address space to fork, a binding to one core). On rank
+ * 0 the replies, one entry per node (mb_node_runs_phase); NULL elsewhere. *own: this
+ * node's entry on its first rank. *ran: whether the phase ran (the same on every rank). */
 static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t *layout,
                                 const char *config_text, const driver_plan_t *plan, size_t nplan,
-                                int k)
+                                int k, json_t **own, bool *ran)
 {
+    *own = NULL;
     mb_node_runs_bench_t *benches = calloc(nplan ? nplan : 1, sizeof *benches);
     size_t n = 0;
     if (!benches)
@@ -519,9 +537,36 @@ static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t 
             benches[n++] = (mb_node_runs_bench_t){.bench = plan[i].bench,
                                                   .points = plan[i].points,
                                                   .npoints = plan[i].npoints};
-    json_t *per_node = n ? mb_node_runs_phase(ctx, layout->host, config_text, benches, n, k) : NULL;
+    json_t *per_node =
+        n ? mb_node_runs_phase(ctx, layout->host, config_text, benches, n, k, own) : NULL;
+    *ran = n > 0;
     free(benches);
     return per_node;
+}
+
+/* results.json's system.os_phase: how the os benchmarks ran (driver_node_runs), or NULL
+ * when none of the plan's does. New reference. */
+static json_t *driver_os_phase_json(hwloc_topology_t topo, const driver_plan_t *plan,
+                                    size_t nplan, int runs)
+{
+    bool any = false;
+    for (size_t i = 0; i < nplan; i++)
+        any = any || driver_by_process(&plan[i], true);
+    if (!any)
+        return NULL;
+    char *cpus = NULL;
+    hwloc_bitmap_list_asprintf(&cpus, hwloc_topology_get_allowed_cpuset(topo));
+    json_t *j = json_pack(
+        "{s:s, s:i, s:s, s:s?, s:s}", "process",
+        "one fresh non-MPI process per node (this executable again, started by the node's "
+        "first rank), all nodes at once, before the parallel suite; the records are its first "
+        "run's",
+        "runs", runs, "affinity",
+        "the node's allowed CPUs (hwloc), not the rank's core; os.ctx's pinned case pins its "
+        "ring to one CPU itself",
+        "cpus", cpus, "other_ranks", "asleep (a barrier tested between naps of up to 10 ms)");
+    free(cpus);
+    return j;
 }
 
 int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bound, int argc,
@@ -546,7 +591,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mb_results_t *results = NULL;
     mb_raw_t *raw = NULL;
     mb_node_layout_t layout = {.node_comm = MPI_COMM_NULL, .leaders = MPI_COMM_NULL};
-    json_t *preflight = NULL, *calibration = NULL, *node_runs = NULL;
+    json_t *preflight = NULL, *calibration = NULL, *node_runs = NULL, *node_own = NULL,
+           *node_reply = NULL;
     char *config_text = NULL;
     mb_context_t ctx = {.pair_intra = MPI_COMM_NULL, .pair_inter = MPI_COMM_NULL};
     char err[1024] = "";
@@ -613,6 +659,9 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));
+        json_t *os_phase = driver_os_phase_json(topo, plan, nplan, opts->runs);
+        if (os_phase)
+            json_object_set_new(system, "os_phase", os_phase);
         /* "clock" is node 0's; each node sized its experiments on its own. */
         json_object_set_new(system, "clock_per_node", calibration);
         calibration = NULL;
@@ -651,12 +700,24 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
                       : opts->time_budget_s < 0 ? 0
                                                 : (double)cfg->run_time_budget / 1e9;
-    if (opts->runs > 1) {
-        node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs);
+    bool os_by_process = false;
+    node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs, &node_own,
+                                 &os_by_process);
+    if (os_by_process)
         mark_s = mb_timings_lap(timings, "node_runs", mark_s);
+    if (node_own) {
+        /* The records are the first run's; a node whose runs all failed fails its points. */
+        node_reply = json_incref(json_array_get(json_object_get(node_own, "replies"), 0));
+        if (!node_reply)
+            node_reply = json_pack("{s:O?}", "error",
+                                   json_array_get(json_object_get(node_own, "errors"), 0));
     }
-    if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, results, raw, budget_s, began_s,
-                        timings, &mark_s) != 0)
+    if (opts->runs < 2) { /* one run: its figures are the records' own, no mean over runs */
+        json_decref(node_runs);
+        node_runs = NULL;
+    }
+    if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, node_reply, os_by_process,
+                        results, raw, budget_s, began_s, timings, &mark_s) != 0)
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
@@ -708,6 +769,8 @@ done:
     json_decref(preflight);
     json_decref(calibration);
     json_decref(node_runs);
+    json_decref(node_own);
+    json_decref(node_reply);
     free(config_text);
     for (size_t i = 0; i < nplan; i++)
         free(plan[i].points);

@@ -133,30 +133,36 @@ done:
 }
 
 json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char *config_text,
-                           const mb_node_runs_bench_t *benches, size_t n, int k)
+                           const mb_node_runs_bench_t *benches, size_t n, int k, json_t **own)
 {
+    *own = NULL;
     json_t *mine = NULL;
     if (ctx->node_rank == 0) {
         json_t *request = node_runs_request(ctx, config_text, benches, n);
         json_t *replies = json_array(), *errors = json_array();
         for (int r = 0; r < k; r++) {
-            if (ctx->rank == 0)
-                mb_progress_note("mbsuite: --runs %d: the per-node phase (%zu benchmarks) in a "
-                                 "fresh process, run %d of %d",
+            if (ctx->rank == 0 && k > 1)
+                mb_progress_note("mbsuite: --runs %d: the os phase (%zu benchmarks) in a "
+                                 "fresh process per node, run %d of %d",
                                  k, n, r + 1, k);
+            else if (ctx->rank == 0)
+                mb_progress_note("mbsuite: the os phase (%zu benchmarks) in a fresh process "
+                                 "per node",
+                                 n);
             json_t *reply;
             char err[512];
             if (node_runs_spawn(request, &reply, err, sizeof err) == 0) {
                 json_array_append_new(replies, reply);
             } else {
                 json_array_append_new(errors, json_sprintf("run %d: %s", r + 1, err));
-                mb_progress_note("mbsuite: warning: --runs on node %d (%s), run %d: %s",
+                mb_progress_note("mbsuite: warning: the os phase on node %d (%s), run %d: %s",
                                  ctx->node, host, r + 1, err);
             }
         }
         json_decref(request);
         mine = json_pack("{s:i, s:s, s:o, s:o}", "node", ctx->node, "host", host, "replies",
                          replies, "errors", errors);
+        *own = json_incref(mine);
     }
     mb_mpi_wait_quietly(ctx->node_comm);
     json_t *all = ctx->leaders != MPI_COMM_NULL ? mb_mpi_gather_json(ctx->leaders, mine) : NULL;
@@ -166,6 +172,36 @@ json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char
 }
 
 /* ----------------------------------------------------------------- the child */
+
+/* The hung-point guard of the child, as the rank's watchdog (watchdog.h) is of a point it
+ * measures: a point still running after twice [run] point_timeout (the loop's own timeout
+ * is checked between experiments only) ends the child with status 3 and says which, so the
+ * rank goes on and its os points fail with the reason instead of the job hanging. */
+static char node_runs_hung_msg[640];
+static size_t node_runs_hung_len;
+
+static void node_runs_on_alarm(int sig)
+{
+    (void)sig;
+    if (write(STDERR_FILENO, node_runs_hung_msg, node_runs_hung_len) < 0)
+        _exit(3);
+    _exit(3);
+}
+
+static void node_runs_guard(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    double limit_s = 2 * mb_measure_opts_of(ctx->config).timeout_ns / 1e9;
+    if (limit_s <= 0)
+        return;
+    char label[256];
+    mb_measure_params_text(b, pt, label, sizeof label);
+    int len = snprintf(node_runs_hung_msg, sizeof node_runs_hung_msg,
+                       "mbsuite: node run: %s%s%s hung: still running after %.0f s\n", b->name,
+                       label[0] ? " " : "", label, limit_s);
+    node_runs_hung_len = len < 0 ? 0 : strlen(node_runs_hung_msg);
+    signal(SIGALRM, node_runs_on_alarm);
+    alarm((unsigned)limit_s + 1);
+}
 
 /* One benchmark of the request measured: {"name", "medians": [ns or null], "reasons":
  * [null or why the point failed], "derived": {...} or null}. */
@@ -184,18 +220,23 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         free(ms);
         return NULL;
     }
-    json_t *medians = json_array(), *reasons = json_array();
+    json_t *medians = json_array(), *reasons = json_array(), *measurements = json_array();
     for (size_t i = 0; i < n; i++) {
         for (size_t d = 0; d < MB_MAX_DIMS; d++)
             pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
         char reason[512] = "";
-        if (mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason) == 0) {
+        node_runs_guard(ctx, b, &pts[i]);
+        int rc = mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason);
+        alarm(0);
+        if (rc == 0) {
             json_array_append_new(medians, json_real(ms[i].stats.median));
             json_array_append_new(reasons, json_null());
+            json_array_append_new(measurements, mb_measure_to_json(&ms[i]));
         } else {
             ms[i] = (mb_measurement_t){0}; /* n == 0: a failed point for derive */
             json_array_append_new(medians, json_null());
             json_array_append_new(reasons, json_string(reason));
+            json_array_append_new(measurements, json_null());
         }
     }
     json_t *derived = b->derive ? b->derive(pts, ms, n) : NULL;
@@ -203,8 +244,9 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
         mb_measurement_free(&ms[i]);
     free(ms);
     free(pts);
-    return json_pack("{s:s, s:o, s:o, s:o}", "name", name, "medians", medians, "reasons",
-                     reasons, "derived", derived ? derived : json_null());
+    return json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", name, "medians", medians, "reasons",
+                     reasons, "measurements", measurements, "derived",
+                     derived ? derived : json_null());
 }
 
 int mb_node_runs_child_main(void)
@@ -212,6 +254,10 @@ int mb_node_runs_child_main(void)
     /* The job ends this child with its rank; and nothing but the reply goes to the pipe
      * (a benchmark's helper that printed would corrupt it). */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* A fresh process as lmbench's are, with standard input, output and error only: not the
+     * rank's MPI sockets and open files that lack close-on-exec (seen: three sockets and
+     * raw.csv.gz.part), which every fork() of os.fork and the forked peers would copy. */
+    close_range(3, ~0U, 0);
     int reply_fd = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
     if (reply_fd < 0 || devnull < 0 || dup2(devnull, STDOUT_FILENO) < 0) {
         fprintf(stderr, "mbsuite: node run: cannot set up its output: %s\n", strerror(errno));
@@ -236,12 +282,29 @@ int mb_node_runs_child_main(void)
         json_decref(req);
         return 1;
     }
+    /* No hwloc plugins (I/O devices, GL, OpenCL, XML through libxml2): the process needs
+     * only the CPUs and caches, and the plugins' libraries (libxml2, libicu, libX11,
+     * libstdc++, ...) doubled its mappings (202 against 99), which every fork() of os.fork
+     * copies and tears down (its fork took 204-214 us with them, 142-154 us without). */
+    setenv("HWLOC_PLUGINS_PATH", "", 1);
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
         fprintf(stderr, "mbsuite: node run: hwloc cannot read this machine's topology\n");
         json_decref(req);
         return 1;
     }
+    /* The node's rank is bound to one core and so was this child; it measures as lmbench's
+     * unbound processes do, on every CPU the node allows (os.ctx's pinned case pins itself),
+     * so that a forked peer (os.lat_pipe, os.bw_tcp, ...) may run on another CPU. */
+    char *cpus = NULL;
+    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
+    if (hwloc_set_cpubind(topo, allowed, HWLOC_CPUBIND_PROCESS) != 0)
+        fprintf(stderr, "mbsuite: node run: warning: cannot let it run on every allowed CPU: %s\n",
+                strerror(errno));
+    hwloc_cpuset_t bound = hwloc_bitmap_alloc();
+    if (bound && hwloc_get_cpubind(topo, bound, HWLOC_CPUBIND_PROCESS) == 0)
+        hwloc_bitmap_list_asprintf(&cpus, bound);
+    hwloc_bitmap_free(bound);
     mb_sysinfo_set_memory_span_cap(
         (uint64_t)json_integer_value(json_object_get(req, "memory_span_cap_bytes")));
     mb_timing_t timing = {
@@ -273,7 +336,9 @@ int mb_node_runs_child_main(void)
         }
         json_array_append_new(out, one);
     }
-    json_t *reply = json_pack("{s:o}", "benchmarks", out);
+    json_t *reply =
+        json_pack("{s:o, s:s?, s:i}", "benchmarks", out, "cpus", cpus, "pid", (int)getpid());
+    free(cpus);
     if (status == 0 && json_dumpfd(reply, reply_fd, JSON_COMPACT) != 0)
         status = 1;
     json_decref(reply);
