@@ -220,6 +220,21 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
                             .error = ctx->point_error};
 }
 
+/* After a point's loop: teardown, then its headline into m, or -1 with the loop's reason. */
+static int measure_end(const mb_bench_t *b, void *state, int rc, mb_loop_result_t *res,
+                       mb_measurement_t *m, char *reason, size_t reason_len)
+{
+    if (b->teardown)
+        b->teardown(state);
+    if (rc != 0) {
+        snprintf(reason, reason_len, "%s", res->reason);
+        return -1;
+    }
+    *m = res->headline;
+    mb_measurement_free(&res->own);
+    return 0;
+}
+
 /* The point's ranks take turns, each alone with the others asleep, so each sees the machine
  * to itself; over (on comm's rank 0) names the ranks measured. */
 static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, const mb_context_t *ctx,
@@ -310,15 +325,7 @@ static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_
             }
         }
     }
-    if (b->teardown)
-        b->teardown(state);
-    if (rc != 0) {
-        snprintf(reason, reason_len, "%s", res.reason);
-        return -1;
-    }
-    *m = res.headline;
-    mb_measurement_free(&res.own);
-    return 0;
+    return measure_end(b, state, rc, &res, m, reason, reason_len);
 }
 
 /* Collective over the node leaders, after each measured a point alone: the point fails
@@ -422,15 +429,7 @@ int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const m
     mb_loop_work_t work = measure_work(b, &point_ctx, pt, state);
     mb_loop_result_t res = {0};
     int rc = mb_loop_measure(&loop, &work, &res);
-    if (b->teardown)
-        b->teardown(state);
-    if (rc != 0) {
-        snprintf(reason, reason_len, "%s", res.reason);
-        return -1;
-    }
-    *m = res.headline;
-    mb_measurement_free(&res.own);
-    return 0;
+    return measure_end(b, state, rc, &res, m, reason, reason_len);
 }
 
 json_t *mb_measure_to_json(const mb_measurement_t *m)
