@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_bind.h"
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, size, first = 1, window = 64;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ref_bind_to_core(rank);
     if (argc > 2 && strcmp(argv[1], "--window") == 0) {
         window = atoi(argv[2]);
         first = 3;

@@ -3,7 +3,8 @@
  * bench`, written as osu_latency measures (OSU micro-benchmarks 7): ranks 0 and 1, a send
  * buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters` round
  * trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip
- * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU). Prints
+ * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU), rank r bound
+ * to the r-th allowed CPU (ref_bind.h). Prints
  * "SIZE NS" per size on rank 0: the half round trip in ns. --same-buffer sends and receives
  * in one buffer (mbsuite's pingpong before issue 15), to show what that costs. */
 #include <mpi.h>
@@ -11,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_bind.h"
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    ref_bind_to_core(rank);
     int first = 1;
     int same = argc > 1 && strcmp(argv[1], "--same-buffer") == 0;
     first += same;

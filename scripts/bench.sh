@@ -230,7 +230,7 @@ bench_mpiref() {
     # Where the methods still differ, and which way that moves the ratio.
     echo "methods: mbsuite's figure is the median over >= 11 experiments of >= enough each (one" \
          "round trip at 1 MiB), each after 10 untimed round trips, ranks bound to cores; the" \
-         "reference's is the mean of one loop of 1000 round trips (10000 to 8 KiB), ranks unbound:" \
+         "reference's is the mean of one loop of 1000 round trips (10000 to 8 KiB), ranks bound as mbsuite's:" \
          "a preemption inside its loop is in its mean, so on a loaded machine it rises and the ratio falls"
     local lo hi
     lo=$(printf '%s\n' "${mb_1m[@]}" | sort -g | head -1) hi=$(printf '%s\n' "${mb_1m[@]}" | sort -g | tail -1)
