@@ -3,7 +3,7 @@
 # make bench: speed and accuracy figures, printed with their targets, never asserted
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
-# scaling, mpiref, node, faults, os); none named runs them all. mpiref: MB_BENCH_ROUNDS=N
+# scaling, mpiref, node, faults, os); none named runs them all. mpiref and os: MB_BENCH_ROUNDS=N
 # alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
 # MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
 # are still read from results.json, which a stopped run leaves valid).
@@ -535,76 +535,98 @@ bench_os() {
     for p in 2 8 16; do for k in 0 16 64; do ops+=("ctx $k $p pinned" "ctx $k $p"); done; done
     ops+=(lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp file_rd mmap_rd pagefault)
     for t in int64 double; do for k in add mul div; do ops+=("ops $t $k"); done; done
+    # Alternated in one sitting, as mpiref: the reference, then MB_BENCH_ROUNDS rounds (default
+    # 3) of mbsuite's os phase each followed by the reference again; each side's figure is
+    # the median over its runs, and its spread (max/min over them) says how far a single run
+    # of it moves on this machine, which a ratio's miss should be read against.
+    local rounds=${MB_BENCH_ROUNDS:-3} i
     local -A refv
     # shellcheck disable=SC2086
     refrun() { for o in "${ops[@]}"; do refv[$o]+="$("$ref" $o 2>/dev/null) "; done; }
     local load0 t0 t1
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
     t0=$(now)
-    refrun
     sed 's/^time_budget = .*/time_budget = none/' config/default.ini >"$TMP/os_default.ini"
-    $MPIRUN -np 2 "$EXE" --config "$TMP/os_default.ini" --only 'os.*' --out "$TMP/os" >/dev/null 2>"$TMP/os.log" || true
     refrun
+    for i in $(seq "$rounds"); do
+        $MPIRUN -np 2 "$EXE" --config "$TMP/os_default.ini" --only 'os.*' --out "$TMP/os$i" \
+            >/dev/null 2>"$TMP/os$i.log" || true
+        refrun
+    done
     t1=$(now)
-    r="$TMP/os/results.json"
-    median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-        if (NR > 0) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+    # "MEDIAN/SPREAD" of numbers (SPREAD: max / min), nothing for none.
+    median_spread() { printf '%s\n' "$@" | sort -g | awk '$1 != "" { v[++n] = $1 } END {
+        if (n > 0) printf "%.6g/%.2f", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), (v[1] > 0 ? v[n] / v[1] : 0) }'; }
     # shellcheck disable=SC2086
-    refm() { median ${refv[$1]}; }
-    # mbsuite's figures as numbers in the reference's units: us (from ns), ns, MB/s (from bytes/s).
+    refm() { median_spread ${refv[$1]}; }
+    # mbsuite's figures as numbers in the reference's units: us (from ns), ns, MB/s (from
+    # bytes/s), from the results.json in $r; mbm FUNCTION ARGS: over the rounds.
     us() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.6g' "$v / 1000"; }
     nsv() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.6g' "$v"; }
     drv() { grep -oE "\"$1\": [0-9.e+-]+" "$r" | head -1 | awk '{ printf "%.6g", $2 / 1000 }'; }
     mbs() { local v; v=$($GET "$r" "$1" bandwidth.median "${@:2}" 2>/dev/null) && calc '%.6g' "$v / 1e6"; }
-    printf '%-36s %-26s %11s %11s %7s  %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" "target"
-    # row FIGURE METHOD REFERENCE MBSUITE TOLERANCE_PERCENT: the ratio mbsuite / reference.
+    mbm() {
+        local vals=() v i
+        for i in $(seq "$rounds"); do
+            r="$TMP/os$i/results.json"
+            v=$("$@") && [ -n "$v" ] && vals+=("$v")
+        done
+        [ ${#vals[@]} -gt 0 ] && median_spread "${vals[@]}"
+    }
+    printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" \
+        "spread ref/mb" "target"
+    # row FIGURE METHOD REFERENCE MBSUITE TOLERANCE_PERCENT, each figure as MEDIAN/SPREAD: the
+    # ratio mbsuite / reference of the medians.
     row() {
-        local verdict=""
-        if [ -n "$3" ] && [ -n "$4" ] && [ -n "$5" ]; then
-            verdict=$(awk -v m="$4" -v r="$3" -v t="$5" 'BEGIN { d = m / r - 1; if (d < 0) d = -d
+        local verdict="" rv=${3%%/*} mv=${4%%/*} spread=""
+        if [ -n "$rv" ] && [ -n "$mv" ] && [ -n "$5" ]; then
+            verdict=$(awk -v m="$mv" -v r="$rv" -v t="$5" 'BEGIN { d = m / r - 1; if (d < 0) d = -d
                 printf "within %d%%: %s", t, (d <= t / 100 ? "yes" : "no") }')
         fi
-        printf '%-36s %-26s %11s %11s %7s  %s\n' "$1" "$2" "${3:--}" "${4:--}" \
-            "$([ -n "$3" ] && [ -n "$4" ] && calc '%.3f' "$4 / $3" || echo -)" "$verdict"
+        [ -n "$rv" ] && [ -n "$mv" ] && spread="${3#*/}/${4#*/}"
+        printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "$1" "$2" "${rv:--}" "${mv:--}" \
+            "$([ -n "$rv" ] && [ -n "$mv" ] && calc '%.3f' "$mv / $rv" || echo -)" "${spread:--}" "$verdict"
     }
-    row "null call (getppid), us" "lat_syscall null" "$(refm null)" "$(us os.null_call median)" 5
-    row "null I/O read (/dev/zero), us" "lat_syscall read" "$(refm read)" "$(us os.null_io median op=read)" 5
-    row "null I/O write (/dev/null), us" "lat_syscall write" "$(refm write)" "$(us os.null_io median op=write)" 5
-    row "stat, us" "lat_syscall stat" "$(refm stat)" "$(us os.stat median)" 5
-    row "open/close, us" "lat_syscall open" "$(refm open)" "$(us os.open_close median)" 5
-    row "select 10 files, us" "lat_select -n 10 file" "$(refm 'select 10')" "$(us os.select median fds=10)" 5
-    row "select 100 files, us" "lat_select -n 100 file" "$(refm 'select 100')" "$(us os.select median fds=100)" 5
-    row "select 10 TCP sockets, us" "lat_select -n 10 tcp" "$(refm 'select 10 tcp')" "$(us os.select_tcp median fds=10)" 5
-    row "select 100 TCP sockets, us" "lat_select -n 100 tcp" "$(refm 'select 100 tcp')" "$(us os.select_tcp median fds=100)" 5
-    row "signal install, us" "lat_sig install" "$(refm sig_install)" "$(us os.signal median op=install)" 5
-    row "signal catch (less send), us" "lat_sig catch" "$(refm sig_catch)" "$(drv catch_overhead_ns)" 5
-    row "fork proc, us" "lat_proc fork" "$(refm fork)" "$(us os.fork median)" 5
-    row "exec proc, us" "lat_proc exec" "$(refm "exec $hello")" "$(us os.exec median)" 5
-    row "shell proc, us" "lat_proc shell" "$(refm "shell $hello")" "$(us os.shell median)" 5
+    row "null call (getppid), us" "lat_syscall null" "$(refm null)" "$(mbm us os.null_call median)" 5
+    row "null I/O read (/dev/zero), us" "lat_syscall read" "$(refm read)" "$(mbm us os.null_io median op=read)" 5
+    row "null I/O write (/dev/null), us" "lat_syscall write" "$(refm write)" "$(mbm us os.null_io median op=write)" 5
+    row "stat, us" "lat_syscall stat" "$(refm stat)" "$(mbm us os.stat median)" 5
+    row "open/close, us" "lat_syscall open" "$(refm open)" "$(mbm us os.open_close median)" 5
+    row "select 10 files, us" "lat_select -n 10 file" "$(refm 'select 10')" "$(mbm us os.select median fds=10)" 5
+    row "select 100 files, us" "lat_select -n 100 file" "$(refm 'select 100')" "$(mbm us os.select median fds=100)" 5
+    row "select 10 TCP sockets, us" "lat_select -n 10 tcp" "$(refm 'select 10 tcp')" "$(mbm us os.select_tcp median fds=10)" 5
+    row "select 100 TCP sockets, us" "lat_select -n 100 tcp" "$(refm 'select 100 tcp')" "$(mbm us os.select_tcp median fds=100)" 5
+    row "signal install, us" "lat_sig install" "$(refm sig_install)" "$(mbm us os.signal median op=install)" 5
+    row "signal catch (less send), us" "lat_sig catch" "$(refm sig_catch)" "$(mbm drv catch_overhead_ns)" 5
+    row "fork proc, us" "lat_proc fork" "$(refm fork)" "$(mbm us os.fork median)" 5
+    row "exec proc, us" "lat_proc exec" "$(refm "exec $hello")" "$(mbm us os.exec median)" 5
+    row "shell proc, us" "lat_proc shell" "$(refm "shell $hello")" "$(mbm us os.shell median)" 5
     for p in 2 8 16; do for k in 0 16 64; do
-        row "ctx ${p}p/${k}K pinned, us" "lat_ctx -s $k $p, 1 CPU" "$(refm "ctx $k $p pinned")" "$(drv "ctx_${p}p_${k}K_pinned_ns")" 10
-        row "ctx ${p}p/${k}K unpinned, us" "lat_ctx -s $k $p" "$(refm "ctx $k $p")" "$(drv "ctx_${p}p_${k}K_unpinned_ns")" 10
+        row "ctx ${p}p/${k}K pinned, us" "lat_ctx -s $k $p, 1 CPU" "$(refm "ctx $k $p pinned")" "$(mbm drv "ctx_${p}p_${k}K_pinned_ns")" 10
+        row "ctx ${p}p/${k}K unpinned, us" "lat_ctx -s $k $p" "$(refm "ctx $k $p")" "$(mbm drv "ctx_${p}p_${k}K_unpinned_ns")" 10
     done; done
-    row "pipe latency, us" "lat_pipe" "$(refm lat_pipe)" "$(us os.lat_pipe median)" 10
-    row "AF_UNIX latency, us" "lat_unix" "$(refm lat_unix)" "$(us os.lat_unix median)" 10
-    row "UDP latency, us" "lat_udp localhost" "$(refm lat_udp)" "$(us os.lat_udp median)" 10
-    row "TCP latency, us" "lat_tcp localhost" "$(refm lat_tcp)" "$(us os.lat_tcp median)" 10
-    row "TCP connect, us" "lat_connect localhost" "$(refm lat_connect)" "$(us os.tcp_connect median)" 10
-    row "pipe bandwidth, MB/s" "bw_pipe" "$(refm bw_pipe)" "$(mbs os.bw_pipe)" 10
-    row "AF_UNIX bandwidth, MB/s" "bw_unix" "$(refm bw_unix)" "$(mbs os.bw_unix)" 10
-    row "TCP bandwidth, MB/s" "bw_tcp localhost" "$(refm bw_tcp)" "$(mbs os.bw_tcp)" 10
-    row "file reread 8 MiB, MB/s" "bw_file_rd io_only" "$(refm file_rd)" "$(mbs os.file_rd access=read)" 10
-    row "mmap reread 8 MiB, MB/s" "bw_mmap_rd mmap_only" "$(refm mmap_rd)" "$(mbs os.file_rd access=mmap)" 10
-    row "page fault (per page), us" "lat_pagefault" "$(refm pagefault)" "$(drv pagefault_ns)" 10
+    row "pipe latency, us" "lat_pipe" "$(refm lat_pipe)" "$(mbm us os.lat_pipe median)" 10
+    row "AF_UNIX latency, us" "lat_unix" "$(refm lat_unix)" "$(mbm us os.lat_unix median)" 10
+    row "UDP latency, us" "lat_udp localhost" "$(refm lat_udp)" "$(mbm us os.lat_udp median)" 10
+    row "TCP latency, us" "lat_tcp localhost" "$(refm lat_tcp)" "$(mbm us os.lat_tcp median)" 10
+    row "TCP connect, us" "lat_connect localhost" "$(refm lat_connect)" "$(mbm us os.tcp_connect median)" 10
+    row "pipe bandwidth, MB/s" "bw_pipe" "$(refm bw_pipe)" "$(mbm mbs os.bw_pipe)" 10
+    row "AF_UNIX bandwidth, MB/s" "bw_unix" "$(refm bw_unix)" "$(mbm mbs os.bw_unix)" 10
+    row "TCP bandwidth, MB/s" "bw_tcp localhost" "$(refm bw_tcp)" "$(mbm mbs os.bw_tcp)" 10
+    row "file reread 8 MiB, MB/s" "bw_file_rd io_only" "$(refm file_rd)" "$(mbm mbs os.file_rd access=read)" 10
+    row "mmap reread 8 MiB, MB/s" "bw_mmap_rd mmap_only" "$(refm mmap_rd)" "$(mbm mbs os.file_rd access=mmap)" 10
+    row "page fault (per page), us" "lat_pagefault" "$(refm pagefault)" "$(mbm drv pagefault_ns)" 10
     # CPU operation latencies: the issue sets no target for them.
     for t in int64 double; do for k in add mul div; do
-        row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$(nsv os.ops median type=$t op=$k mode=latency)" ""
+        row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$(mbm nsv os.ops median type=$t op=$k mode=latency)" ""
     done; done
     echo "not set beside a reference (no lmbench 3 method for them in bench/ref_lmbench.c):"
+    r="$TMP/os1/results.json"
     ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
     echo "  procedure call 0 / 7 args (seed 004): $(ns os.proc_call median args=0) / $(ns os.proc_call median args=7)"
     echo "  BOGOMFLOPS single / double, L1 (seed 003 Table 9): $(grep -oE '"mflops_single_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') / $(grep -oE '"mflops_double_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') MFLOPS"
-    echo "(reference: mean of a run before and one after mbsuite's; the machine's load before: $load0," \
+    echo "(each side: the median of its runs, alternated: the reference $((rounds + 1)) times, mbsuite $rounds;" \
+         "procedure call and BOGOMFLOPS from mbsuite's first run; the machine's load before: $load0," \
          "after: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure is inflated and the ratios noisy;" \
          "section $(calc '%.0f' "$t1 - $t0") s)"
     # The os phase's fresh processes (timings' node_runs), then the rank's recording of them.
