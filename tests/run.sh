@@ -539,8 +539,10 @@ else
     skip "export --simgrid: SMPI's pingpong on it (smpicc/smpirun not installed)"
     skip "export --simgrid: SMPI's allreduce on it (smpicc/smpirun not installed)"
 fi
+# The ps file is left out, and the README says so, where a time is over 2.1 ms (a loaded
+# machine's L): that is tests/test_export.c's; here either is right.
 expect "export --loggopsim writes LogGOPSim's options, integers, in ns and ps" 0 '^-L [0-9]+ -o [0-9]+ -g [0-9]+ -G [0-9]+ -O [0-9]+ -S [0-9]+$' -- \
-    sh -c "\"$EXE\" export --loggopsim \"$TMP/quick\" --out \"$TMP/lg\" >/dev/null && grep -Eq '^-L [0-9]+ -o [0-9]+ -g [0-9]+ -G [0-9]+ -O [0-9]+ -S [0-9]+\$' \"$TMP/lg/loggopsim-ps.args\" && cat \"$TMP/lg/loggopsim.args\""
+    sh -c "\"$EXE\" export --loggopsim \"$TMP/quick\" --out \"$TMP/lg\" >/dev/null && { grep -Eq '^-L [0-9]+ -o [0-9]+ -g [0-9]+ -G [0-9]+ -O [0-9]+ -S [0-9]+\$' \"$TMP/lg/loggopsim-ps.args\" || grep -q '^loggopsim-ps.args is not written: ' \"$TMP/lg/README.txt\"; } && cat \"$TMP/lg/loggopsim.args\""
 # O is mpi.send's slope when its fit has one over its largest sizes, else says why not (the
 # data decide; either way the source is named).
 expect "export --loggopsim: the README names each value's source" 0 'slope in d of mpi\.send|o_s benchmark.s model over its largest sizes has no positive d term' -- \

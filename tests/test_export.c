@@ -160,6 +160,36 @@ static void test_loggopsim_files(void **state)
     json_decref(root);
 }
 
+/* An L over 2.1 ms (a pingpong on a machine loaded far past its cores) overflows LogGOPSim's
+ * int in picoseconds only: the ns file and the README are written, the README says why the
+ * ps file is not. */
+static void test_loggopsim_large_L(void **state)
+{
+    (void)state;
+    json_t *root = doc_load();
+    json_t *L = json_object_get(json_object_get(json_object_get(root, "loggp"), "intra"), "L");
+    json_object_set_new(L, "value", json_real(5e6));
+    char *dir = mb_tmpdir_new("export"), err[512], out[600];
+    snprintf(out, sizeof out, "%s/lg", dir);
+    assert_int_equal(mb_export_loggopsim(root, "intra", out, err, sizeof err), 0);
+    char *ns = file_read(out, "loggopsim.args"), *readme = file_read(out, "README.txt");
+    assert_non_null(ns);
+    assert_string_equal(ns, "-L 5000000 -o 67 -g 126 -G 0 -O 0 -S 4095\n");
+    assert_false(file_exists(out, "loggopsim-ps.args"));
+    assert_non_null(readme);
+    assert_non_null(strstr(readme, "loggopsim-ps.args is not written: -L = 5e+06 ns"));
+    free(ns);
+    free(readme);
+    /* Over 2.1 s even the ns file cannot hold it: an error, nothing written. */
+    json_object_set_new(L, "value", json_real(3e9));
+    snprintf(out, sizeof out, "%s/lg2", dir);
+    assert_int_equal(mb_export_loggopsim(root, "intra", out, err, sizeof err), -1);
+    assert_non_null(strstr(err, "L = 3e+09 ns does not fit LogGOPSim's int option"));
+    assert_false(file_exists(dir, "lg2"));
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+    json_decref(root);
+}
+
 static void test_loggopsim_errors(void **state)
 {
     (void)state;
@@ -279,9 +309,10 @@ static void test_dimemas_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_eager_limit),       cmocka_unit_test(test_loggopsim_params),
-        cmocka_unit_test(test_loggopsim_files),   cmocka_unit_test(test_loggopsim_errors),
-        cmocka_unit_test(test_dimemas_calibrate), cmocka_unit_test(test_dimemas_file),
+        cmocka_unit_test(test_eager_limit),      cmocka_unit_test(test_loggopsim_params),
+        cmocka_unit_test(test_loggopsim_files),  cmocka_unit_test(test_loggopsim_large_L),
+        cmocka_unit_test(test_loggopsim_errors), cmocka_unit_test(test_dimemas_calibrate),
+        cmocka_unit_test(test_dimemas_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

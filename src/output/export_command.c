@@ -28,7 +28,8 @@ typedef struct export_kind {
 
 static const export_kind_t export_kinds[] = {
     {"--simgrid", mb_export_simgrid, "platform.xml, hostfile, smpi.cfg, README.txt"},
-    {"--loggopsim", mb_export_loggopsim, "loggopsim.args, loggopsim-ps.args, README.txt"},
+    {"--loggopsim", mb_export_loggopsim,
+     "loggopsim.args, README.txt, loggopsim-ps.args (unless README.txt says why not)"},
     {"--dimemas", mb_export_dimemas, "mbsuite.cfg, README.txt"},
 };
 

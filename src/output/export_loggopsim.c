@@ -195,14 +195,24 @@ static int loggopsim_from(const json_t *root, const json_t *fits, const json_t *
     }
     loggopsim_set(&out[MB_LOGGOPSIM_S], 'S', "bytes", S, true, why);
     for (int i = 0; i < MB_LOGGOPSIM_NPARAMS; i++) {
-        double scale = i == MB_LOGGOPSIM_S ? 1 : 1e3; /* the ps file's */
-        if (!isfinite(out[i].value) || out[i].value < 0 || out[i].value * scale > INT_MAX) {
+        if (!isfinite(out[i].value) || out[i].value < 0 || out[i].value > INT_MAX) {
             snprintf(err, errlen, "%c = %g %s does not fit LogGOPSim's int option", out[i].option,
                      out[i].value, out[i].unit);
             return -1;
         }
     }
     return 0;
+}
+
+/* The first time parameter that overflows LogGOPSim's int in picoseconds (over 2.1 ms, as
+ * a pingpong's L on a heavily loaded machine), or NULL when loggopsim-ps.args can be
+ * written: such a run still gets its ns file. */
+static const mb_loggopsim_param_t *loggopsim_ps_overflow(const mb_loggopsim_param_t *p)
+{
+    for (int i = 0; i < MB_LOGGOPSIM_NPARAMS; i++)
+        if (p[i].option != 'S' && p[i].value * 1e3 > INT_MAX)
+            return &p[i];
+    return NULL;
 }
 
 typedef struct loggopsim_out {
@@ -279,7 +289,13 @@ static int loggopsim_write_readme(FILE *f, void *arg)
             snprintf(zeroed + n, sizeof zeroed - n, "%s%c", n ? ", " : "", p->option);
         }
     }
-    if (zeroed[0])
+    const mb_loggopsim_param_t *big = loggopsim_ps_overflow(o->p);
+    if (big)
+        fprintf(f,
+                "\nloggopsim-ps.args is not written: -%c = %.6g %s is over LogGOPSim's int\n"
+                "(2147483647) in picoseconds; use loggopsim.args.\n",
+                big->option, big->value, big->unit);
+    if (zeroed[0] && !big)
         fprintf(f,
                 "\nRounded to 0 ns though measured above 0: %s. With loggopsim.args LogGOPSim\n"
                 "takes them as free. loggopsim-ps.args has every time in picoseconds instead:\n"
@@ -339,9 +355,10 @@ int mb_export_loggopsim(const json_t *root, const char *pair, const char *dir, c
     loggopsim_out_t o = {.run = &run};
     if (loggopsim_from(root, run.fits, run.fit, run.bench, o.p, err, errlen) == 0) {
         static const mb_export_file_t files[] = {{"loggopsim.args", loggopsim_write_ns},
-                                                 {"loggopsim-ps.args", loggopsim_write_ps},
-                                                 {"README.txt", loggopsim_write_readme}};
-        rc = mb_export_write_files(dir, files, sizeof files / sizeof files[0], &o, err, errlen);
+                                                 {"README.txt", loggopsim_write_readme},
+                                                 {"loggopsim-ps.args", loggopsim_write_ps}};
+        size_t nfiles = sizeof files / sizeof files[0] - (loggopsim_ps_overflow(o.p) ? 1 : 0);
+        rc = mb_export_write_files(dir, files, nfiles, &o, err, errlen);
     }
     mb_export_run_close(&run);
     return rc;
