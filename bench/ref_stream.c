@@ -2,8 +2,8 @@
 /* ref_stream N_BYTES [NTIMES]: McCalpin's STREAM method, outside mbsuite, for `make bench`
  * to set beside shm.stream_*. Three arrays of doubles of N_BYTES each, initialised in
  * parallel (first touch), then NTIMES (default 10, as stream.c) passes of copy, scale,
- * add and triad, each timed alone over all threads (OpenMP; OMP_NUM_THREADS=1 for one
- * thread); the best time of passes 2..NTIMES gives the rate, counted as STREAM does:
+ * add and triad, each timed alone over all threads (OpenMP; the build ref_stream_serial,
+ * without OpenMP, for one core); the best time of passes 2..NTIMES gives the rate, counted as STREAM does:
  * copy and scale 2 words per element, add and triad 3, no write-allocate traffic;
  * MB/s = 1e6 bytes/s. Prints one line per kernel: "NAME best_MB/s avg_s min_s max_s". */
 #include <float.h>
@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#ifdef _OPENMP
 #include <omp.h>
+#define REF_THREADS() omp_get_max_threads()
+#else
+/* ref_stream_serial: built without OpenMP, as STREAM is for a one-core figure. */
+#define REF_THREADS() 1
+#endif
 
 static double now_s(void)
 {
@@ -85,7 +91,7 @@ int main(int argc, char **argv)
     double check = 0;
     for (size_t j = 0; j < n; j += 4096)
         check += a[j] + b[j] + c[j];
-    printf("threads %d, array %zu bytes, checksum %g\n", omp_get_max_threads(), n * sizeof(double),
+    printf("threads %d, array %zu bytes, checksum %g\n", REF_THREADS(), n * sizeof(double),
            check);
     for (int i = 0; i < 4; i++)
         printf("%s %.1f %.6f %.6f %.6f\n", names[i], 1e-6 * words[i] * sizeof(double) * (double)n / mint[i],
