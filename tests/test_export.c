@@ -178,6 +178,7 @@ static void test_loggopsim_large_L(void **state)
     assert_false(file_exists(out, "loggopsim-ps.args"));
     assert_non_null(readme);
     assert_non_null(strstr(readme, "loggopsim-ps.args is not written: -L = 5e+06 ns"));
+    assert_non_null(strstr(readme, "Rounded to 0 ns though measured above 0: G, O. LogGOPSim"));
     free(ns);
     free(readme);
     /* Over 2.1 s even the ns file cannot hold it: an error, nothing written. */

@@ -295,7 +295,12 @@ static int loggopsim_write_readme(FILE *f, void *arg)
                 "\nloggopsim-ps.args is not written: -%c = %.6g %s is over LogGOPSim's int\n"
                 "(2147483647) in picoseconds; use loggopsim.args.\n",
                 big->option, big->value, big->unit);
-    if (zeroed[0] && !big)
+    if (zeroed[0] && big)
+        fprintf(f,
+                "\nRounded to 0 ns though measured above 0: %s. LogGOPSim takes them as free,\n"
+                "and without the ps file nothing keeps them.\n",
+                zeroed);
+    else if (zeroed[0])
         fprintf(f,
                 "\nRounded to 0 ns though measured above 0: %s. With loggopsim.args LogGOPSim\n"
                 "takes them as free. loggopsim-ps.args has every time in picoseconds instead:\n"
