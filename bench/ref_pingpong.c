@@ -4,9 +4,9 @@
  * buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters` round
  * trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip
  * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU), rank r bound
- * to the r-th allowed CPU (ref_bind.h). Prints
- * "SIZE NS" per size on rank 0: the half round trip in ns. --same-buffer sends and receives
- * in one buffer (mbsuite's pingpong before issue 15), to show what that costs. */
+ * to the r-th allowed CPU (ref_bind.h). Prints "SIZE NS" per size on rank 0: the half
+ * round trip in ns. --same-buffer sends and receives in one buffer (mbsuite's pingpong
+ * before issue 15), to show what that costs. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * to set beside shm.stream_*. Three arrays of doubles of N_BYTES each, initialised in
  * parallel (first touch), then NTIMES (default 10, as stream.c) passes of copy, scale,
  * add and triad, each timed alone over all threads (OpenMP; the build ref_stream_serial,
- * without OpenMP, for one core); the best time of passes 2..NTIMES gives the rate, counted as STREAM does:
- * copy and scale 2 words per element, add and triad 3, no write-allocate traffic;
- * MB/s = 1e6 bytes/s. Prints one line per kernel: "NAME best_MB/s avg_s min_s max_s". */
+ * without OpenMP, for one core); the best time of passes 2..NTIMES gives the rate,
+ * counted as STREAM does: copy and scale 2 words per element, add and triad 3, no
+ * write-allocate traffic; MB/s = 1e6 bytes/s. Prints one line per kernel: "NAME best_MB/s avg_s min_s max_s". */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
