@@ -27,6 +27,7 @@ BUILD      := build-mpich
 EXE        := mbsuite-mpich
 endif
 HELLO      := $(dir $(EXE))mbsuite-hello
+LAT_PROC   := $(dir $(EXE))mbsuite-lat-proc
 
 # pkg-config runs when a recipe needs the flags, i.e. after deps.sh has installed them.
 PKG_CFLAGS  = $(shell pkg-config --cflags $(PKGS))
@@ -84,12 +85,18 @@ all: deps
 deps:
 	@scripts/deps.sh
 
-exe: $(EXE) $(HELLO)
+exe: $(EXE) $(HELLO) $(LAT_PROC)
 
 # os.exec and os.shell start this tiny program, found next to the executable (os/README.md);
 # static as lmbench's hello, so that exec costs no dynamic loading (dynamic if no libc.a).
 $(HELLO): os/hello/hello.c
 	cc -static -O2 $(WARN) -o $@ $< 2>/dev/null || cc -O2 $(WARN) -o $@ $<
+
+# os.fork, os.exec and os.shell fork from this small process, not from mbsuite with its
+# libraries mapped (os/lat_proc/lat_proc.c); dynamically linked against libc alone, as
+# lmbench's lat_proc is, and like the other helpers found next to the executable.
+$(LAT_PROC): os/lat_proc/lat_proc.c os/lat_proc/lat_proc.h
+	cc -O2 $(WARN) -o $@ $<
 
 $(EXE): $(MAIN_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -142,7 +149,7 @@ $(BUILD)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 REF_BIN    := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/ref_*.c)) \
               $(BUILD)/bench/ref_stream_serial
 
-test-programs: $(EXE) $(HELLO) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN) $(REF_BIN)
+test-programs: $(EXE) $(HELLO) $(LAT_PROC) $(TEST_BIN) $(TOOL_BIN) $(EXAMPLE_BIN) $(REPLAY_BIN) $(REF_BIN)
 
 run: deps
 	@$(MAKE) --no-print-directory exe
@@ -203,6 +210,6 @@ format:
 	clang-format -i $(wildcard src/*/*.[ch] mpi/*.[ch] shm/*.[ch] tests/*.c tests/lib/*.[ch])
 
 clean:
-	rm -rf build build-asan build-fuzz mbsuite mbsuite-hello build-mpich build-mpich-asan mbsuite-mpich
+	rm -rf build build-asan build-fuzz mbsuite mbsuite-hello mbsuite-lat-proc build-mpich build-mpich-asan mbsuite-mpich
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d)

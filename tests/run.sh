@@ -250,12 +250,15 @@ os_report() {
 expect "quick run: report.txt has the os sections and os figures in the log10 table" 0 \
     '^os sections and log10 entries$' -- os_report
 # The os phase ran in one fresh non-MPI process per node (node_runs.h), once, on the node's
-# allowed CPUs: system.os_phase says so, its time is timings' node_runs, every measured os
+# allowed CPUs, in experiments of at least [os] enough_min: system.os_phase says so, its time is timings' node_runs, every measured os
 # record says who measured it, and a single run adds no mean over runs.
 os_phase() {
     local f="$TMP/quick/results.json" b by why bad=0
     [ "$("$BUILD/tests/results_get" "$f" system.os_phase runs)" = 1 ] || { echo "os_phase.runs"; bad=1; }
     "$BUILD/tests/results_get" "$f" system.os_phase cpus | grep -qE '^[0-9]' || { echo "os_phase.cpus"; bad=1; }
+    # quick.ini's [os] enough_min, 1ms
+    awk -v e="$("$BUILD/tests/results_get" "$f" system.os_phase enough_min_ns)" 'BEGIN { exit !(e == 1e6) }' ||
+        { echo "os_phase.enough_min_ns"; bad=1; }
     awk -v t="$("$BUILD/tests/results_get" "$f" timings phase node_runs)" 'BEGIN { exit !(t > 0) }' ||
         { echo "no node_runs phase"; bad=1; }
     for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
@@ -270,12 +273,18 @@ os_phase() {
 expect "quick run: the os phase ran in a fresh process per node, on the node's CPUs" 0 \
     '^os phase in a fresh process$' -- os_phase
 # Without mbsuite-hello next to the executable, os.exec and os.shell are skipped with the
-# reason and the run succeeds; a forked child never calls MPI, so -np 2 ends cleanly.
-mkdir -p "$TMP/nohello"
-cp "$EXE" "$TMP/nohello/mbsuite"
-expect "os.exec without mbsuite-hello: skipped with the reason, exit 0" 0 \
-    '^no mbsuite-hello next to the executable' -- \
-    sh -c "$MPIRUN -np 2 \"$TMP/nohello/mbsuite\" --config \"$QUICK\" --only 'os.exec,os.fork' --out \"$TMP/nohello/r\" >/dev/null 2>&1 && \"$BUILD/tests/results_get\" \"$TMP/nohello/r/results.json\" os.exec skipped"
+# reason and the run succeeds, os.fork measured; without mbsuite-lat-proc (the small process
+# that forks, os/lat_proc), all three are skipped. A forked child never calls MPI, so -np 2
+# ends cleanly.
+mkdir -p "$TMP/nohello" "$TMP/nolatproc"
+cp "$EXE" "$(dirname "$EXE")/mbsuite-lat-proc" "$TMP/nohello/"
+cp "$EXE" "$(dirname "$EXE")/mbsuite-hello" "$TMP/nolatproc/"
+expect "os.exec without mbsuite-hello: skipped with the reason, os.fork measured, exit 0" 0 \
+    '^no mbsuite-hello next to the executable.*os.fork: ok$' -- \
+    sh -c "$MPIRUN -np 2 \"$TMP/nohello/$(basename "$EXE")\" --config \"$QUICK\" --only 'os.exec,os.fork' --out \"$TMP/nohello/r\" >/dev/null 2>&1 && \"$BUILD/tests/results_get\" \"$TMP/nohello/r/results.json\" os.exec skipped | tr -d '\\n' && \"$BUILD/tests/results_get\" \"$TMP/nohello/r/results.json\" os.fork median >/dev/null && echo ' os.fork: ok'"
+expect "os.fork without mbsuite-lat-proc: skipped with the reason, exit 0" 0 \
+    '^no mbsuite-lat-proc next to the executable' -- \
+    sh -c "$MPIRUN -np 2 \"$TMP/nolatproc/$(basename "$EXE")\" --config \"$QUICK\" --only 'os.fork' --out \"$TMP/nolatproc/r\" >/dev/null 2>&1 && \"$BUILD/tests/results_get\" \"$TMP/nolatproc/r/results.json\" os.fork skipped"
 # --runs K (issue 14): bad values named; K runs of the per-node phase in fresh processes,
 # each os figure's mean and standard error in results.json, seed 003's tables in the report.
 expect "--runs 0 is refused, the option named" 2 "option '--runs': '0' is not a whole number" -- "$EXE" --runs 0

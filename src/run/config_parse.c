@@ -273,6 +273,11 @@ static int parse_check(const parse_ctx_t *ctx, int *line, char *msg, size_t msgl
         }
         return -1;
     }
+    if (c->os_experiments < 1) {
+        *line = KEY_LINE(ctx, os_experiments);
+        snprintf(msg, msglen, "[os] experiments: must be at least 1");
+        return -1;
+    }
     if (!(c->run_ci_target > 0.0)) {
         *line = KEY_LINE(ctx, run_ci_target);
         snprintf(msg, msglen, "[run] ci_target: must be greater than 0");

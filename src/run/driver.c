@@ -546,8 +546,8 @@ static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t 
 
 /* results.json's system.os_phase: how the os benchmarks ran (driver_node_runs), or NULL
  * when none of the plan's does. New reference. */
-static json_t *driver_os_phase_json(hwloc_topology_t topo, const driver_plan_t *plan,
-                                    size_t nplan, int runs)
+static json_t *driver_os_phase_json(hwloc_topology_t topo, const mb_config_t *cfg,
+                                    const driver_plan_t *plan, size_t nplan, int runs)
 {
     bool any = false;
     for (size_t i = 0; i < nplan; i++)
@@ -557,14 +557,19 @@ static json_t *driver_os_phase_json(hwloc_topology_t topo, const driver_plan_t *
     char *cpus = NULL;
     hwloc_bitmap_list_asprintf(&cpus, hwloc_topology_get_allowed_cpuset(topo));
     json_t *j = json_pack(
-        "{s:s, s:i, s:s, s:s?, s:s}", "process",
+        "{s:s, s:i, s:s, s:s?, s:s, s:f, s:I, s:s}", "process",
         "one fresh non-MPI process per node (this executable again, started by the node's "
         "first rank), all nodes at once, before the parallel suite; the records are its first "
         "run's",
         "runs", runs, "affinity",
         "the node's allowed CPUs (hwloc), not the rank's core; os.ctx's pinned case pins its "
         "ring to one CPU itself",
-        "cpus", cpus, "other_ranks", "asleep (a barrier tested between naps of up to 10 ms)");
+        "cpus", cpus, "other_ranks", "asleep (a barrier tested between naps of up to 10 ms)",
+        "enough_min_ns", (double)cfg->os_enough_min, "experiments_per_point",
+        (json_int_t)cfg->os_experiments, "experiments",
+        "experiments_per_point per point ([os] experiments), the median reported, each lasting "
+        "at least the longer of timing.enough_ns and enough_min_ns ([os] enough_min), as "
+        "lmbench 3's benchmp by default (11 of at least 5 ms)");
     free(cpus);
     return j;
 }
@@ -659,7 +664,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (rank == 0) {
         json_t *config_json = mb_config_to_json(cfg);
         json_object_set_new(system, "config_file", json_string(config_path));
-        json_t *os_phase = driver_os_phase_json(topo, plan, nplan, opts->runs);
+        json_t *os_phase = driver_os_phase_json(topo, cfg, plan, nplan, opts->runs);
         if (os_phase)
             json_object_set_new(system, "os_phase", os_phase);
         /* "clock" is node 0's; each node sized its experiments on its own. */
