@@ -244,6 +244,8 @@ static void test_bad_min_max(void **state)
                  "t.ini:2: [run] max_experiments: 5 is less than min_experiments (6)");
     expect_error("[run]\nmin_experiments = 0\n",
                  "t.ini:2: [run] min_experiments: must be at least 1");
+    expect_error("[os]\nenough_min = 5ms\nexperiments = 0\n",
+                 "t.ini:3: [os] experiments: must be at least 1");
     expect_error("[run]\nci_target = 0%\n", "t.ini:2: [run] ci_target: must be greater than 0");
 
     /* the values came from an earlier text: only the file can be named */
