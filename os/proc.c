@@ -88,8 +88,8 @@ static void proc_teardown(void *state)
     proc_state_t *s = state;
     if (!s)
         return;
-    /* The helper is idle between requests: closing its input would end it, but a kill
-     * does not wait on a request cut short by a failure. */
+    /* Killed, not left to read the end of its input: after a failed request it may still
+     * be forking. */
     if (s->request_fd >= 0)
         close(s->request_fd);
     if (s->reply_fd >= 0)

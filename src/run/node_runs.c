@@ -254,6 +254,8 @@ int mb_node_runs_child_main(void)
     /* The job ends this child with its rank; and nothing but the reply goes to the pipe
      * (a benchmark's helper that printed would corrupt it). */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* A forked peer or mbsuite-lat-proc that dies fails its point (EPIPE), not the phase. */
+    signal(SIGPIPE, SIG_IGN);
     /* A fresh process as lmbench's are, with standard input, output and error only: not the
      * rank's MPI sockets and open files that lack close-on-exec (seen: three sockets and
      * raw.csv.gz.part), which every fork() of os.fork and the forked peers would copy. */
