@@ -355,8 +355,15 @@ expect "quick run: results.json says raw.csv.gz is complete, no part left" 0 '^c
 # A run compared with itself: no change anywhere, from the raw samples.
 expect "compare a run with itself: no significant change" 0 '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; 0 untested .*; 0 only in A, 0 only in B$' -- \
     "$EXE" compare "$TMP/quick" "$TMP/quick" --out "$TMP/cmp"
-expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system and configuration: 0$' -- \
+expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system, configuration and budget cuts: 0$' -- \
     sh -c "grep -q 'Mann-Whitney U test' \"$TMP/cmp/compare.txt\" && cat \"$TMP/cmp/compare.txt\""
+# The same run with one benchmark's working sets cut by the budget (memory_span_cap_bytes):
+# compare names the cut among the differences, as it measured another memory.
+rm -rf "$TMP/capped" && cp -r "$TMP/quick" "$TMP/capped" &&
+    sed -i 's/^   "name": "harness.timer",$/&\n   "memory_span_cap_bytes": 8388608,/' "$TMP/capped/results.json"
+expect "compare: a working set cut differently by the budget is among the differences" 0 \
+    '^  benchmarks\.harness\.timer\.memory_span_cap_bytes: \(absent\) -> 8388608$' -- \
+    "$EXE" compare "$TMP/quick" "$TMP/capped"
 expect "compare --out: compare.json, and compare.html self-contained" 0 '^ok$' -- \
     sh -c "grep -q '\"schema\": \"mbsuite-compare/1\"' \"$TMP/cmp/compare.json\" && grep -q '<style>' \"$TMP/cmp/compare.html\" && ! grep -Eiq '(src|href)=' \"$TMP/cmp/compare.html\" && grep -q '</html>' \"$TMP/cmp/compare.html\" && echo ok"
 # --no-raw: no file, results.json says so, and compare falls back to the CIs, saying so.

@@ -65,7 +65,8 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
     fprintf(f, "method: %s\n\n", render_str(json_object_get(cmp, "method"), "text"));
 
     const json_t *diffs = json_object_get(cmp, "differences");
-    fprintf(f, "differences in system and configuration: %zu\n", json_array_size(diffs));
+    fprintf(f, "differences in system, configuration and budget cuts: %zu\n",
+            json_array_size(diffs));
     for (size_t i = 0; i < json_array_size(diffs) && i < RENDER_TEXT_DIFFS; i++) {
         const json_t *d = json_array_get(diffs, i);
         const char *va = json_string_value(json_object_get(d, "a"));
@@ -151,7 +152,8 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
     fputs("</p>\n", f);
 
     const json_t *diffs = json_object_get(cmp, "differences");
-    fprintf(f, "<h2>Differences in system and configuration (%zu)</h2>\n", json_array_size(diffs));
+    fprintf(f, "<h2>Differences in system, configuration and budget cuts (%zu)</h2>\n",
+            json_array_size(diffs));
     if (json_array_size(diffs)) {
         fputs("<table><tr><th>path</th><th>A</th><th>B</th></tr>\n", f);
         for (size_t i = 0; i < json_array_size(diffs); i++) {

@@ -97,8 +97,28 @@ static void compare_flatten(const json_t *v, const char *path, json_t *out)
     }
 }
 
-/* The system's and the configuration's values that differ: [{"path", "a", "b"}], a value
- * missing on one side null there. */
+/* Each benchmark's memory_span_cap_bytes (the working sets the time budget cut it to), as
+ * {"benchmarks.NAME.memory_span_cap_bytes": value} leaves of out; a benchmark not cut has
+ * none. */
+static void compare_flatten_caps(const json_t *root, json_t *out)
+{
+    const json_t *benches = json_object_get(root, "benchmarks");
+    for (size_t i = 0; i < json_array_size(benches); i++) {
+        const json_t *b = json_array_get(benches, i);
+        const char *name = json_string_value(json_object_get(b, "name"));
+        const json_t *cap = json_object_get(b, "memory_span_cap_bytes");
+        char path[512];
+        if (!name || !cap)
+            continue;
+        snprintf(path, sizeof path, "benchmarks.%s.memory_span_cap_bytes", name);
+        compare_flatten(cap, path, out);
+    }
+}
+
+/* The system's and the configuration's values that differ, and the working sets the time
+ * budget cut differently (two default runs with caps of 8 MiB and 190 MiB measured different
+ * memories under one name, and compare found 700 points changed): [{"path", "a", "b"}], a
+ * value missing on one side null there. */
 static json_t *compare_differences(const json_t *ra, const json_t *rb)
 {
     static const char *const sections[] = {"system", "config"};
@@ -107,6 +127,8 @@ static json_t *compare_differences(const json_t *ra, const json_t *rb)
         compare_flatten(json_object_get(ra, sections[s]), sections[s], fa);
         compare_flatten(json_object_get(rb, sections[s]), sections[s], fb);
     }
+    compare_flatten_caps(ra, fa);
+    compare_flatten_caps(rb, fb);
     const char *path;
     json_t *va;
     json_object_foreach(fa, path, va)
