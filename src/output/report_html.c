@@ -18,6 +18,7 @@
 #include "record.h"
 #include "report.h"
 #include "report_html_bench.h"
+#include "report_html_warnings.h"
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_memory.h"
@@ -29,8 +30,6 @@
 
 #define HTML_CELL_MAX 256
 #define HTML_MAX_SECTIONS 12
-/* At most this many points are named in one warning's list; results.json has them all. */
-#define HTML_MAX_LISTED 50
 
 /* One plot that the run has (plot.h's plan), and whether a section showed it yet. */
 typedef struct html_plot {
@@ -220,8 +219,6 @@ static void html_kv_num(FILE *f, const char *key, const json_t *obj, const char 
     mb_html_kv(f, key, buf);
 }
 
-/* ---------------------------------------------------------------- the warnings */
-
 static bool html_bench_has_fit(const json_t *root, const char *name)
 {
     size_t i;
@@ -235,173 +232,11 @@ static bool html_bench_has_fit(const json_t *root, const char *name)
     return false;
 }
 
-/* "name size_bytes=1024 pair=intra". */
-static void html_point_label(FILE *f, const json_t *bench, const json_t *pt)
-{
-    char params[512];
-    mb_report_text_params(bench, pt, params, sizeof params);
-    fputs("<code>", f);
-    mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "name")));
-    if (params[0]) {
-        fputc(' ', f);
-        mb_html_escape(f, params);
-    }
-    fputs("</code>", f);
-}
-
-typedef enum html_point_kind {
-    HTML_POINT_FAILED,
-    HTML_POINT_CI_WIDE,
-    HTML_POINT_TRIMMED,
-} html_point_kind_t;
-
-static bool html_point_is(const json_t *pt, html_point_kind_t kind)
-{
-    switch (kind) {
-    case HTML_POINT_FAILED:
-        return !mb_record_point_ok(pt);
-    case HTML_POINT_CI_WIDE:
-        return mb_record_point_ok(pt) && json_is_true(json_object_get(pt, "ci_too_wide"));
-    case HTML_POINT_TRIMMED:
-        return mb_record_point_ok(pt) && json_is_true(json_object_get(pt, "trimmed_by_budget"));
-    }
-    return false;
-}
-
-static size_t html_count_points(const json_t *root, html_point_kind_t kind)
-{
-    size_t n = 0, i, j;
-    const json_t *bench, *pt;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_array_foreach(json_object_get(bench, "points"), j, pt) n += html_point_is(pt, kind);
-    }
-    return n;
-}
-
-/* One warning: its headline, and the points it concerns folded below it. */
-static void html_warning_points(FILE *f, const json_t *root, html_point_kind_t kind,
-                                const char *cls, const char *headline)
-{
-    size_t n = html_count_points(root, kind), listed = 0, i, j;
-    const json_t *bench, *pt;
-    if (n == 0)
-        return;
-    fprintf(f, "<li><span class=\"badge %s\">%zu</span>", cls, n);
-    mb_html_escape(f, headline);
-    fputs("<details><summary>the points</summary><ul>\n", f);
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_array_foreach(json_object_get(bench, "points"), j, pt)
-        {
-            if (!html_point_is(pt, kind) || listed >= HTML_MAX_LISTED)
-                continue;
-            listed++;
-            fputs("<li>", f);
-            html_point_label(f, bench, pt);
-            double rel;
-            if (kind == HTML_POINT_FAILED) {
-                fputs(": ", f);
-                mb_html_escape(f, mb_report_text_dash(mb_report_text_str(pt, "reason")));
-            } else if (kind == HTML_POINT_CI_WIDE &&
-                       mb_report_text_num(pt, "ci95_rel_halfwidth", &rel) && rel >= 0) {
-                fprintf(f, ": CI half-width %.2f%% of the median", rel * 100);
-            }
-            fputs("</li>\n", f);
-        }
-    }
-    if (n > listed)
-        fprintf(f, "<li>... and %zu more (see results.json)</li>\n", n - listed);
-    fputs("</ul></details></li>\n", f);
-}
-
-/* The benchmarks that the time budget cut (a coarser grid, smaller working sets) as one
- * warning, each named below it. */
-static void html_warning_budget(FILE *f, const json_t *root)
-{
-    size_t i, coarser = 0, smaller = 0;
-    long long dropped_all = 0;
-    const json_t *bench;
-    double cap;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
-        coarser += dropped > 0;
-        dropped_all += dropped > 0 ? (long long)dropped : 0;
-        smaller += mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
-    }
-    if (coarser + smaller == 0)
-        return;
-    fprintf(f,
-            "<li><span class=\"badge warn\">budget</span>The time budget cut the run: %zu "
-            "benchmark%s measured a coarser grid (%lld points dropped), %zu measured smaller "
-            "working sets.<details><summary>the benchmarks</summary><ul>\n",
-            coarser, coarser == 1 ? "" : "s", dropped_all, smaller);
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
-        bool cut = mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
-        if (dropped <= 0 && !cut)
-            continue;
-        fputs("<li><code>", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "name")));
-        fputs("</code>:", f);
-        if (dropped > 0)
-            fprintf(f, " %lld points dropped%s", (long long)dropped, cut ? ";" : "");
-        if (cut) {
-            char b[32];
-            mb_report_fmt_bytes(cap, b, sizeof b);
-            fprintf(f, " working sets of at most %s per rank", b);
-        }
-        fputs("</li>\n", f);
-    }
-    fputs("</ul></details></li>\n", f);
-}
+/* ---------------------------------------------------------------- the warnings */
 
 static void html_warnings(FILE *f, html_ctx_t *h)
 {
-    const json_t *root = h->root;
-    size_t i;
-    const json_t *bench, *node;
-    fputs("<ul class=\"warnings\">\n", f);
-    if (!json_is_true(json_object_get(root, "complete")))
-        fputs("<li><span class=\"badge bad\">incomplete</span>The run did not finish: this page "
-              "holds the benchmarks finished so far.</li>\n",
-              f);
-    html_warning_points(f, root, HTML_POINT_FAILED, "bad",
-                        "failed points: measured nothing, left out of every table, fit and plot");
-    html_warning_points(f, root, HTML_POINT_CI_WIDE, "warn",
-                        "points with a confidence interval too wide (over [run] ci_wide of the "
-                        "median): read them with care");
-    html_warning_points(f, root, HTML_POINT_TRIMMED, "warn",
-                        "points trimmed by the time budget: fewer repetitions than asked");
-    html_warning_budget(f, root);
-    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
-    {
-        if (!json_is_true(json_object_get(node, "flagged")))
-            continue;
-        fputs("<li><span class=\"badge bad\">node</span>pre-flight flagged node ", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(node, "host")));
-        fputs(": ", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(node, "why")));
-        fputs("</li>\n", f);
-    }
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        if (mb_record_ran(bench))
-            continue;
-        fputs("<li><span class=\"badge warn\">skipped</span><code>", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "name")));
-        fputs("</code>: ", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(bench, "skipped")));
-        fputs("</li>\n", f);
-    }
-    if (h->plots_missing)
-        fprintf(f,
-                "<li><span class=\"badge warn\">%zu</span>plots not drawn: each has a note "
-                "where it belongs</li>\n",
-                h->plots_missing);
-    fputs("</ul>\n", f);
+    mb_report_html_warnings(f, h->root, h->plots_missing);
 }
 
 /* ------------------------------------------------------- system and provenance */
@@ -828,7 +663,7 @@ static void html_head(FILE *f, const html_ctx_t *h)
         else
             skipped++;
     }
-    size_t failed = html_count_points(root, HTML_POINT_FAILED);
+    size_t failed = mb_report_html_failed_points(root);
     if (json_is_true(json_object_get(root, "complete")))
         fputs("<span class=\"badge ok\">complete</span>", f);
     else
