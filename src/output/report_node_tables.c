@@ -526,6 +526,14 @@ void mb_report_node_tables(FILE *f, const json_t *root)
     else
         fprintf(f, "each figure the median of one fresh process per node (one run; --runs K "
                    "gives mean \u00b1 standard error over K)\n");
+    /* How each point was timed: lmbench 3's experiments unless [os] says otherwise. */
+    const json_t *phase = json_object_get(json_object_get(root, "system"), "os_phase");
+    double min_ns;
+    json_int_t per_point = json_integer_value(json_object_get(phase, "experiments_per_point"));
+    if (per_point > 0 && mb_report_text_num(phase, "enough_min_ns", &min_ns))
+        fprintf(f, "each point %lld experiments of at least %g ms, the median ([os] experiments, "
+                   "enough_min; lmbench 3 times 11 of at least 5 ms)\n",
+                (long long)per_point, min_ns / 1e6);
     nt_system(f, root, nodes);
     for (size_t t = 0; t < sizeof nt_tables / sizeof nt_tables[0]; t++)
         nt_table(f, root, &nt_tables[t], nodes);
