@@ -238,6 +238,13 @@ static void report_context_clock(FILE *f, const json_t *system)
         fprintf(f, "%s (NOT verified; %s)\n", a, source);
     else
         fprintf(f, "%s (%s)\n", a, source);
+    /* Why a figure may read under a peer tool's on a shared or virtual machine. */
+    if (mb_report_text_num(clock, "enough_ns", &v) && v < 5e6) {
+        report_context_label(f, "");
+        fprintf(f, "medians of experiments this short leave out what takes the CPU away every "
+                   "few ms; tools timing one loop of 5-20 ms (lmbench, STREAM, OSU) include it "
+                   "(README, \"How it measures\")\n");
+    }
 
     report_context_label(f, "loop overhead");
     snprintf(a, sizeof a, "-");
