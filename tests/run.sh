@@ -523,20 +523,23 @@ expect "export --simgrid writes a platform, a host file and SMPI options" 0 'lat
     sh -c "\"$EXE\" export --simgrid \"$TMP/quick\" --out \"$TMP/sg\" >/dev/null && grep -q '<cluster id=\"mbsuite\"' \"$TMP/sg/platform.xml\" && test -s \"$TMP/sg/hostfile\" && cat \"$TMP/sg/smpi.cfg\""
 if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
     # The simulated half round trip (SMPI's clock) against the model it was calibrated on, at
-    # three sizes: within 5% (SMPI adds about 10 ns per message of its own).
+    # three sizes: within 5%, plus 25 ns for what SMPI adds of its own whatever the platform
+    # (10 ns per message on two exported runs; on a host where the pingpong is 110 ns, as
+    # this VM's was once, 5% alone would fail a right export).
     sg_check() {
         smpicc -O1 -o "$TMP/sg/pingpong" tests/simgrid_pingpong.c >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
         (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
             --cfg=smpi/simulate-computation:no ./pingpong 8 1024 65536 2>/dev/null) >"$TMP/sg/sim.txt" || return 1
         while read -r _ d us; do
             want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
-            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated %s us, model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && e < 5 && e > -5) }' || return 1
+            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated %s us, model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && (s - w < 0.05 * w + 0.025) && (w - s < 0.05 * w + 0.025)) }' || return 1
         done <"$TMP/sg/sim.txt"
         [ "$(wc -l <"$TMP/sg/sim.txt")" -eq 3 ]
     }
-    expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5%, at 3 sizes" 0 'd=65536' -- sg_check
+    expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5% + 25 ns, at 3 sizes" 0 'd=65536' -- sg_check
     # MPI_Allreduce on the same platform, with SMPI's recursive doubling: on 2 ranks one
-    # exchange of d bytes each way, so the fitted pingpong's time (within 10%). Against the
+    # exchange of d bytes each way, so the fitted pingpong's time (within 10%, plus 40 ns: SMPI
+    # adds 21 ns of its own to this call whatever the platform). Against the
     # measured mpi.allreduce it is 30-50% short here (a real exchange costs more than one
     # message, and Open MPI adds its reduction and collective overhead): make bench prints
     # that comparison, with SMPI's Open MPI selector too, and no test asserts it.
@@ -546,11 +549,11 @@ if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
             --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:rdb ./allreduce 8 1024 16384 2>/dev/null) >"$TMP/sg/allreduce.txt" || return 1
         while read -r _ d us; do
             want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
-            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated allreduce %s us, pingpong model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && e < 10 && e > -10) }' || return 1
+            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated allreduce %s us, pingpong model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && (s - w < 0.10 * w + 0.040) && (w - s < 0.10 * w + 0.040)) }' || return 1
         done <"$TMP/sg/allreduce.txt"
         [ "$(wc -l <"$TMP/sg/allreduce.txt")" -eq 3 ]
     }
-    expect "export --simgrid: SMPI's allreduce (recursive doubling) on it is one fitted exchange, within 10%, at 3 sizes" 0 'd=16384' -- sg_allreduce_check
+    expect "export --simgrid: SMPI's allreduce (recursive doubling) on it is one fitted exchange, within 10% + 40 ns, at 3 sizes" 0 'd=16384' -- sg_allreduce_check
 else
     skip "export --simgrid: SMPI's pingpong on it (smpicc/smpirun not installed)"
     skip "export --simgrid: SMPI's allreduce on it (smpicc/smpirun not installed)"
