@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -29,6 +28,7 @@
 #include "compare_runs.h"
 #include "raw_read.h"
 #include "raw_samples.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -147,13 +147,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
     fuzz_raw_of(fuzz_ref, &fuzz_ref_raw);
-    struct stat st;
-    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
-    snprintf(fuzz_dir, sizeof fuzz_dir, "%s/mbsuite-fuzz-compare.XXXXXX", base);
-    if (!mkdtemp(fuzz_dir)) {
-        perror("fuzz_compare: mkdtemp");
-        exit(1);
-    }
+    fuzz_scratch_dir("fuzz_compare", fuzz_dir, sizeof fuzz_dir);
     snprintf(fuzz_json, sizeof fuzz_json, "%s/results.json", fuzz_dir);
     snprintf(fuzz_raw, sizeof fuzz_raw, "%s/raw.csv.gz", fuzz_dir);
     snprintf(fuzz_out, sizeof fuzz_out, "%s/out", fuzz_dir);

@@ -32,6 +32,7 @@
 #include "predict_patterns.h"
 #include "record.h"
 #include "results.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -72,13 +73,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    struct stat st;
-    const char *base = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
-    snprintf(fuzz_dir, sizeof fuzz_dir, "%s/mbsuite-fuzz-results.XXXXXX", base);
-    if (!mkdtemp(fuzz_dir)) {
-        perror("fuzz_results: mkdtemp");
-        exit(1);
-    }
+    fuzz_scratch_dir("fuzz_results", fuzz_dir, sizeof fuzz_dir);
     snprintf(fuzz_json, sizeof fuzz_json, "%s/results.json", fuzz_dir);
     snprintf(fuzz_export, sizeof fuzz_export, "%s/export", fuzz_dir);
     snprintf(fuzz_plots, sizeof fuzz_plots, "%s/plots", fuzz_dir);
