@@ -213,6 +213,43 @@ static void test_noisy_memory_plateau(void **state)
     }
 }
 
+/* The page curve's memory points on a VM, where the kernel gives each buffer more or fewer
+ * huge pages: each 1 to 2.5 times the true latency, at random from one size to the next, so
+ * that no three neighbours stay within the tolerance. Still four levels, memory open and
+ * at least the true latency, in every one of 50 curves. */
+static void test_scattered_memory_is_one_open_level(void **state)
+{
+    (void)state;
+    curve_t c;
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        synth(&c, 4, 1, 0.03, seed);
+        for (size_t i = 0; i < c.n; i++)
+            if (c.size[i] > 40 * MIB)
+                c.lat[i] *= 1.75 + noise(&seed, 0.75);
+        mb_cache_level_t lv[8];
+        int n = mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8);
+        if (n != 4)
+            fail_msg("seed %llu: %d levels", (unsigned long long)seed, n);
+        assert_near_step(&c, lv[2].size_bytes, caps[2]);
+        assert_true(lv[3].open);
+        assert_true(lv[3].latency_ns >= 80 && lv[3].latency_ns <= 80 * 2.5);
+    }
+}
+
+/* A curve that stops in the middle of the rise from L3 (spread over five points, four of
+ * them measured): the rise is no level, and L3 is not taken for memory. */
+static void test_cut_in_the_rise(void **state)
+{
+    (void)state;
+    curve_t c;
+    synth(&c, 4, 4, 0.02, 7);
+    c.n = index_of(&c, caps[2]) + 5;
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 3);
+    assert_near_step(&c, lv[2].size_bytes, caps[2]);
+    assert_false(lv[2].open);
+}
+
 /* A burst of noise over four points of the L2 plateau (2x) and over three of the L3 one
  * (1.8x): bumps, not levels; the plateaus on either side are one level each. */
 static void test_bump_is_no_level(void **state)
@@ -392,6 +429,8 @@ int main(void)
         cmocka_unit_test(test_midpoint_inside_the_next_level),
         cmocka_unit_test(test_tlb_step_is_no_level),
         cmocka_unit_test(test_noisy_memory_plateau),
+        cmocka_unit_test(test_scattered_memory_is_one_open_level),
+        cmocka_unit_test(test_cut_in_the_rise),
         cmocka_unit_test(test_bump_is_no_level),
         cmocka_unit_test(test_slow_last_point),
         cmocka_unit_test(test_flat_curve_is_one_level),

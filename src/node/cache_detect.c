@@ -24,9 +24,12 @@
  * Each level's size is its largest working set, its latency the median of its points, and
  * its midpoint where the rise to the next level is half done (in log latency), which for a
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
- * when it runs to the end of the curve, or is followed only by fewer than min_points
- * points less than min_step above it (noise at the end, not a rise). A flat curve is one open level; a level shorter
- * than min_points points, or less than min_step above the one before, goes unseen. */
+ * when it runs to the end of the curve, or is followed only by points that make no
+ * plateau and whose median is less than min_step above it (noise at the end, not a rise).
+ * Points after the last level that make no plateau of step 1 but are flat as a whole and
+ * min_step above it are one more, open level (memory scattered by more than tol). A flat
+ * curve is one open level; a level shorter than min_points points, or less than min_step
+ * above the one before, goes unseen. */
 #include "cache_detect.h"
 
 #include <math.h>
@@ -188,17 +191,42 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
         levels[l].size_bytes = sizes_bytes[levels[l].last];
         levels[l].open = levels[l].last == n - 1;
     }
-    /* Fewer than min_points points after the last level, not min_step above it: noise at
-     * the curve's end (one slow point), not a rise to a level of its own; the last level
-     * still runs to the end (memory). */
-    if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open &&
-        n - 1 - levels[nlev - 1].last < min_points) {
+    /* Points after the last level that are no plateau, their median less than min_step
+     * above it: noise at the curve's end (one slow point), or a memory level whose points
+     * scatter by more than tol (on a VM the page curve's memory points moved between 40 and
+     * 100 ns from one size to the next, as the kernel gave each buffer more or fewer huge
+     * pages), not a rise to a level of its own; the last level still runs to the end. */
+    if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open) {
         mb_cache_level_t *top = &levels[nlev - 1];
         detect_run_t tail = {top->last + 1, n - 1};
         if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step) {
             top->last = n - 1;
             top->size_bytes = sizes_bytes[n - 1];
             top->open = true;
+        }
+    }
+    /* Still not open: the points from the first one min_step above the last level to the
+     * end, when at least min_points, flat as a whole (the least-squares slope of a plateau)
+     * and their median min_step above, are the next level, scattered too much for the
+     * segments of step 1 to hold it together (memory, as above). A curve cut short in a
+     * rise is steep there, and keeps its last level closed. */
+    if (nlev > 0 && nlev == ngroups && nlev < max && !levels[nlev - 1].open) {
+        const mb_cache_level_t *top = &levels[nlev - 1];
+        size_t from = top->last + 1;
+        while (from < n && latency_ns[from] < top->latency_ns * min_step)
+            from++;
+        detect_run_t tail = {from, n - 1};
+        if (from < n && n - from >= min_points &&
+            detect_slope(sizes_bytes, latency_ns, tail) < max_slope) {
+            double lat = detect_median(latency_ns, &tail, 0, 0, scratch);
+            if (lat >= top->latency_ns * min_step)
+                levels[nlev++] = (mb_cache_level_t){
+                    .size_bytes = sizes_bytes[n - 1],
+                    .latency_ns = lat,
+                    .first = from,
+                    .last = n - 1,
+                    .open = true,
+                };
         }
     }
     for (size_t l = 0; l + 1 < nlev; l++)
