@@ -165,6 +165,7 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
             mb_report_text_dash(mb_report_text_str(derived, "levels_from")),
             mb_report_text_dash(mb_report_text_str(from, "name")));
     const json_t *lv;
+    char start[32] = ""; /* where the level before ends: half-way up to this one */
     json_array_foreach(levels, i, lv)
     {
         double size = 0, lat = 0, mid = 0;
@@ -178,16 +179,19 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         char rndbuf[48] = "";
         if (mb_report_text_num(lv, "random_latency_ns", &rnd))
             snprintf(rndbuf, sizeof rndbuf, " (%.4g ns in random order)", rnd);
+        /* An open level's size_bytes is where the curve stops, not where the level begins. */
         if (json_is_true(json_object_get(lv, "open")))
             fprintf(f,
                     REPORT_MEMORY_INDENT
-                    "level %zu: from %s on, %.4g ns%s (memory, or the curve's end)\n",
-                    i + 1, a, lat, rndbuf);
+                    "level %zu: %s%s to the curve's end at %s, %.4g ns%s (memory, or the curve "
+                    "cut short)\n",
+                    i + 1, start[0] ? "from " : "", start, a, lat, rndbuf);
         else
             fprintf(f,
                     REPORT_MEMORY_INDENT
                     "level %zu: up to %s (half-way to the next at %s), %.4g ns%s\n",
                     i + 1, a, c, lat, rndbuf);
+        snprintf(start, sizeof start, "%s", mid > 0 ? c : a);
     }
     const json_t *caches = json_object_get(
         json_array_get(json_object_get(json_object_get(root, "system"), "node_list"), 0), "caches");
