@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # What clusters do to a run (issue 17), each a check: a rank killed mid-run (a non-zero rank,
-# and rank 0), SIGTERM and SIGINT to mpirun, a full disk (a 64 KiB tmpfs; skipped where
-# mount is not permitted), an --out directory that exists, and a point that hangs
-# (MBSUITE_INJECT_HANG). After each: the job ended, results.json is valid (check_results)
+# and rank 0), SIGTERM and SIGINT to mpirun (SIGTERM also while a slow disk holds a write),
+# a full disk (a 64 KiB tmpfs; skipped where mount is not permitted), an --out directory
+# that exists, and a point that hangs (MBSUITE_INJECT_HANG). After each: the job ended, results.json is valid (check_results)
 # and says why it is incomplete, no temporary file is left.
 # Times are printed, never asserted: `timeout` only guards against a hang (and says so).
 # One line per check, "ok   - ...", "FAIL - ..." or "skip - ..."; exits 1 when one failed.
@@ -198,6 +198,24 @@ for sig in TERM INT; do
         kill -KILL "$launcher" 2>/dev/null
     fi
 done
+
+# --- SIGTERM while a slow disk holds a write: the record still comes first ---
+# Each fsync waits 400 ms (tests/slow_fsync.c, preloaded), so a benchmark's write takes
+# seconds after results.json appears, longer than mpirun's second between SIGTERM and
+# SIGKILL; CI's busy disk once did the same. Preloaded ahead of an AddressSanitizer
+# runtime, which would refuse it; the shim allocates nothing.
+name=sigTERM_slow_disk
+start "$name" LD_PRELOAD="$(realpath "$BUILD/tests/slow_fsync.so")" MB_SLOW_FSYNC_MS=400 \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+if wait_record "$name" harness.timer; then
+    t0=$(now_s)
+    kill -s TERM "$launcher"
+    finish "$t0" "$name"
+    check_incomplete "$name" "SIGTERM to mpirun during a slow disk's write" 'interrupted: SIGTERM'
+else
+    fail "SIGTERM during a slow disk's write: the run got to its first record" "$TMP/$name.log"
+    kill -KILL "$launcher" 2>/dev/null
+fi
 
 # --- an --out directory that holds files is refused, unless --force ---
 mkdir -p "$TMP/exists"

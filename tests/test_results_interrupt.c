@@ -2,8 +2,8 @@
 /* An interrupted run's last write (results.h: mb_results_interrupt), as the signal thread
  * and the hung-point watchdog make it: the finished benchmarks, the benchmark in progress
  * with its finished points and the point in progress failed with the reason, "complete":
- * false with "incomplete_reason"; valid for the same validator as a finished run, and
- * never overwritten by the run's later writes. Its own program: the interruption is once
+ * false with "incomplete_reason"; valid for the same validator as a finished run, never
+ * overwritten by the run's later writes, and no temporary file of a write in progress left. Its own program: the interruption is once
  * per process. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "fileutil.h"
 #include "results.h"
 #include "results_check.h"
 #include "testdoc.h"
@@ -75,8 +77,28 @@ static void test_interrupt_records_the_benchmark_in_progress(void **state)
     mb_results_live_point(NULL, json_array_get(points, 0));
     mb_results_live_point(failed_record(json_array_get(points, 1)), NULL);
 
+    /* A write of the run's in progress (results.c: results_write), its temporary files made
+     * and not yet renamed: the interruption removes them, as the process is about to die. */
+    const char *names[] = {"results.json", "points.csv", "report.txt"};
+    char *temps[3];
+    for (size_t i = 0; i < 3; i++) {
+        char *path = NULL;
+        assert_true(asprintf(&path, "%s/%s", dir, names[i]) > 0);
+        temps[i] = mb_file_temp_path(path);
+        free(path);
+        assert_non_null(temps[i]);
+        FILE *f = fopen(temps[i], "w");
+        assert_non_null(f);
+        fputs("a write in progress", f);
+        fclose(f);
+    }
+
     const char *why = "interrupted: SIGTERM (test)";
     assert_int_equal(mb_results_interrupt(why, err, sizeof err), 0);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(access(temps[i], F_OK), -1);
+        free(temps[i]);
+    }
     disk = load(dir);
     mb_results_check_opts_t opts = {.require_complete = false};
     mb_results_check_counts_t counts;
@@ -102,8 +124,10 @@ static void test_interrupt_records_the_benchmark_in_progress(void **state)
                      first_failed + live_failed);
     json_decref(disk);
 
-    /* Once: a second interruption and the run's own close write nothing. */
+    /* Once: a second interruption, the run's next benchmark and its close write nothing. */
     assert_int_equal(mb_results_interrupt("interrupted: again", err, sizeof err), 1);
+    assert_int_equal(mb_results_add_benchmark(r, json_deep_copy(second), err, sizeof err), -1);
+    assert_non_null(strstr(err, "interrupted"));
     assert_int_equal(mb_results_close(r, true, NULL, err, sizeof err), -1);
     disk = load(dir);
     assert_true(json_is_false(json_object_get(disk, "complete")));

@@ -14,8 +14,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* Best effort: make the rename itself durable. A failure here does not undo the write. */
-static void fileutil_sync_dir(const char *path)
+void mb_file_sync_dir(const char *path)
 {
     char *copy = strdup(path);
     if (!copy)
@@ -28,68 +27,105 @@ static void fileutil_sync_dir(const char *path)
     free(copy);
 }
 
+char *mb_file_temp_path(const char *path)
+{
+    char *tmp;
+    return asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0 ? NULL : tmp;
+}
+
+int mb_file_stage_open(mb_file_stage_t *s, const char *path, char *err, size_t errlen)
+{
+    *s = (mb_file_stage_t){.path = path, .tmp = mb_file_temp_path(path)};
+    if (!s->tmp) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    /* O_EXCL: never write through a leftover file or link of that name. */
+    int fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(s->tmp) == 0)
+        fd = open(s->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot create %s: %s", path, s->tmp, strerror(errno));
+        free(s->tmp);
+        s->tmp = NULL;
+        return -1;
+    }
+    s->f = fdopen(fd, "w");
+    if (!s->f) {
+        snprintf(err, errlen, "%s: fdopen: %s", path, strerror(errno));
+        close(fd);
+        mb_file_stage_drop(s);
+        return -1;
+    }
+    return 0;
+}
+
+int mb_file_stage_write(mb_file_stage_t *s, mb_file_writer_fn writer, void *arg, char *err,
+                        size_t errlen)
+{
+    errno = 0;
+    if (writer(s->f, arg) == 0 && !ferror(s->f))
+        return 0;
+    /* stdio leaves the failed write's errno (ENOSPC on a full disk). */
+    if (errno)
+        snprintf(err, errlen, "%s: writing %s: %s", s->path, s->tmp, strerror(errno));
+    else
+        snprintf(err, errlen, "%s: writing the content failed", s->path);
+    return -1;
+}
+
+int mb_file_stage_close(mb_file_stage_t *s, bool sync, char *err, size_t errlen)
+{
+    if (fflush(s->f) != 0 || (sync && fsync(fileno(s->f)) != 0)) {
+        snprintf(err, errlen, "%s: flushing %s: %s", s->path, s->tmp, strerror(errno));
+        return -1;
+    }
+    int rc = fclose(s->f);
+    s->f = NULL;
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: closing %s: %s", s->path, s->tmp, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mb_file_stage_commit(mb_file_stage_t *s, char *err, size_t errlen)
+{
+    if (rename(s->tmp, s->path) != 0) {
+        snprintf(err, errlen, "%s: rename from %s: %s", s->path, s->tmp, strerror(errno));
+        return -1;
+    }
+    free(s->tmp);
+    s->tmp = NULL;
+    return 0;
+}
+
+void mb_file_stage_drop(mb_file_stage_t *s)
+{
+    if (s->f)
+        fclose(s->f);
+    s->f = NULL;
+    if (s->tmp)
+        unlink(s->tmp);
+    free(s->tmp);
+    s->tmp = NULL;
+}
+
 static int fileutil_write(const char *path, mb_file_writer_fn writer, void *arg, bool sync,
                           char *err, size_t errlen)
 {
-    int ret = -1;
-    char *tmp = NULL;
-    FILE *f = NULL;
-    bool created = false;
-
-    if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-        tmp = NULL;
-        snprintf(err, errlen, "%s: out of memory", path);
-        goto out;
-    }
-    /* O_EXCL: never write through a leftover file or link of that name. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    created = true;
-    f = fdopen(fd, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: fdopen: %s", path, strerror(errno));
-        close(fd);
-        goto out;
-    }
-    errno = 0;
-    if (writer(f, arg) != 0 || ferror(f)) {
-        /* stdio leaves the failed write's errno (ENOSPC on a full disk). */
-        if (errno)
-            snprintf(err, errlen, "%s: writing %s: %s", path, tmp, strerror(errno));
-        else
-            snprintf(err, errlen, "%s: writing the content failed", path);
-        goto out;
-    }
-    if (fflush(f) != 0 || (sync && fsync(fileno(f)) != 0)) {
-        snprintf(err, errlen, "%s: flushing %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    int rc = fclose(f);
-    f = NULL;
-    if (rc != 0) {
-        snprintf(err, errlen, "%s: closing %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: rename from %s: %s", path, tmp, strerror(errno));
-        goto out;
-    }
-    created = false;
-    if (sync)
-        fileutil_sync_dir(path);
-    ret = 0;
-out:
-    if (f)
-        fclose(f);
-    if (created)
-        unlink(tmp);
-    free(tmp);
-    return ret;
+    mb_file_stage_t s;
+    if (mb_file_stage_open(&s, path, err, errlen) != 0)
+        return -1;
+    int rc = mb_file_stage_write(&s, writer, arg, err, errlen) != 0 ||
+                     mb_file_stage_close(&s, sync, err, errlen) != 0 ||
+                     mb_file_stage_commit(&s, err, errlen) != 0
+                 ? -1
+                 : 0;
+    mb_file_stage_drop(&s);
+    if (rc == 0 && sync)
+        mb_file_sync_dir(path);
+    return rc;
 }
 
 int mb_file_write_atomic(const char *path, mb_file_writer_fn writer, void *arg, char *err, size_t errlen)

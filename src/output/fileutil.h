@@ -4,6 +4,7 @@
 #ifndef MB_FILEUTIL_H
 #define MB_FILEUTIL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Writes the file's content into f; returns 0, or -1 on failure. */
@@ -18,6 +19,29 @@ int mb_file_write_atomic(const char *path, mb_file_writer_fn write, void *arg, c
  * against the process dying, not against a power cut. */
 int mb_file_write_atomic_nosync(const char *path, mb_file_writer_fn write, void *arg, char *err,
                                 size_t errlen);
+
+/* The same in steps, for a writer that orders its rename against another thread under a
+ * lock it must not hold through the fsync (results.c): open makes path's temporary file
+ * (mb_file_temp_path: another thread can remove it by name), write fills it, close flushes,
+ * fsyncs (when sync) and closes it, commit renames it over path. drop closes and removes
+ * whatever is left, and is always called last. Each returns 0, or -1 with err naming path. */
+typedef struct {
+    const char *path; /* borrowed */
+    char *tmp;        /* NULL once renamed or removed */
+    FILE *f;          /* NULL once closed */
+} mb_file_stage_t;
+int mb_file_stage_open(mb_file_stage_t *s, const char *path, char *err, size_t errlen);
+int mb_file_stage_write(mb_file_stage_t *s, mb_file_writer_fn write, void *arg, char *err,
+                        size_t errlen);
+int mb_file_stage_close(mb_file_stage_t *s, bool sync, char *err, size_t errlen);
+int mb_file_stage_commit(mb_file_stage_t *s, char *err, size_t errlen);
+void mb_file_stage_drop(mb_file_stage_t *s);
+
+/* path's temporary file beside it ("path.tmp.PID"), malloc'd; NULL when out of memory. */
+char *mb_file_temp_path(const char *path);
+
+/* Best effort: make a rename in path's directory durable. A failure does not undo it. */
+void mb_file_sync_dir(const char *path);
 
 /* mkdir -p with mode 0755. Returns 0 (also when it exists as a directory), or -1 with err. */
 int mb_mkdir_p(const char *path, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fileutil.h"
 #include "points_csv.h"
@@ -69,30 +70,86 @@ static int results_json_writer(FILE *f, void *arg)
     return fputc('\n', f) == EOF ? -1 : 0;
 }
 
+static int results_points_writer(FILE *f, void *arg)
+{
+    return mb_points_csv_write(f, (const json_t *)arg);
+}
+
 static int results_report_writer(FILE *f, void *arg)
 {
     return mb_report_write(f, (const json_t *)arg);
 }
 
-/* An interrupted run's last write: results.json alone, without fsync, since SIGKILL follows
- * SIGTERM within a second (results.h: mb_results_interrupt); the derived files keep their
- * last whole write, so a kill during the write leaves no temporary file of theirs. */
-static int results_write_now(const mb_results_t *r, char *err, size_t errlen)
+/* With the lock held: r is the run's, and an interruption has written its record, which
+ * no later write may undo. */
+static bool results_refused(const mb_results_t *r, char *err, size_t errlen)
 {
-    return mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen);
+    if (!results_interrupted || r != results_live)
+        return false;
+    snprintf(err, errlen, "%s: the run was interrupted", r->json_path);
+    return true;
 }
 
-/* results.json first: it is the record; points.csv and the reports are derived from it.
- * report.html (with_html) is written when the run closes and after its plots
- * (mb_results_update_section, which brings them in), not after every benchmark: the page
- * with its plots is the slowest of the files, and the run's time is the budget's. */
-static int results_write(const mb_results_t *r, bool with_html, char *err, size_t errlen)
+/* results.json, points.csv and report.txt, written so that an interruption never waits on
+ * the disk: SIGKILL follows mpirun's SIGTERM within a second, and CI's busy disk once held
+ * the six fsyncs longer than that, so the run died unrecorded. Under the lock the temporary
+ * files are made and filled from the document (into the page cache); without it they are
+ * fsync'd; under it again they are renamed, unless an interruption came between: it removed
+ * them (results_remove_temps), and its record stands. results.json first: it is the record;
+ * points.csv and the reports are derived from it. report.html (with_html) is written when
+ * the run closes and after its plots (mb_results_update_section, which brings them in), not
+ * after every benchmark: the page with its plots is the slowest of the files, and the run's
+ * time is the budget's. Called without the lock. */
+static int results_write(mb_results_t *r, bool with_html, char *err, size_t errlen)
 {
-    if (mb_file_write_atomic(r->json_path, results_json_writer, r->root, err, errlen) != 0 ||
-        mb_points_csv_write_file(r->root, r->points_path, err, errlen) != 0 ||
-        mb_file_write_atomic(r->report_path, results_report_writer, r->root, err, errlen) != 0)
+    const char *paths[] = {r->json_path, r->points_path, r->report_path};
+    const mb_file_writer_fn writers[] = {results_json_writer, results_points_writer,
+                                         results_report_writer};
+    enum { NFILES = sizeof paths / sizeof *paths };
+    mb_file_stage_t staged[NFILES] = {{0}};
+    int rc = -1;
+    size_t i;
+    pthread_mutex_lock(&results_lock);
+    if (results_refused(r, err, errlen))
+        goto out;
+    for (i = 0; i < NFILES; i++)
+        if (mb_file_stage_open(&staged[i], paths[i], err, errlen) != 0 ||
+            mb_file_stage_write(&staged[i], writers[i], r->root, err, errlen) != 0)
+            goto out;
+    pthread_mutex_unlock(&results_lock);
+    for (i = 0; i < NFILES; i++)
+        if (mb_file_stage_close(&staged[i], true, err, errlen) != 0)
+            break;
+    pthread_mutex_lock(&results_lock);
+    if (i < NFILES || results_refused(r, err, errlen))
+        goto out;
+    for (i = 0; i < NFILES; i++)
+        if (mb_file_stage_commit(&staged[i], err, errlen) != 0)
+            goto out;
+    rc = 0;
+out:
+    /* Under the lock: a name dropped here may otherwise be an interruption's own file. */
+    for (i = 0; i < NFILES; i++)
+        mb_file_stage_drop(&staged[i]);
+    pthread_mutex_unlock(&results_lock);
+    if (rc != 0)
         return -1;
+    mb_file_sync_dir(r->json_path);
     return with_html ? mb_report_html_write_file(r->dir, r->root, err, errlen) : 0;
+}
+
+/* With the lock held, from an interruption: the temporary files of a write in progress on
+ * the main thread, which will never be renamed now, so that none is left when the process
+ * is killed. */
+static void results_remove_temps(const mb_results_t *r)
+{
+    const char *paths[] = {r->json_path, r->points_path, r->report_path};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        char *tmp = mb_file_temp_path(paths[i]);
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+    }
 }
 
 static void results_free(mb_results_t *r)
@@ -173,10 +230,10 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
         goto out;
     }
     json_object_set_new(r->root, "failed_points", json_integer(mb_results_failed_points(r) + failed));
-    rc = results_write(r, false, err, errlen);
+    rc = 0;
 out:
     pthread_mutex_unlock(&results_lock);
-    return rc;
+    return rc == 0 ? results_write(r, false, err, errlen) : -1;
 }
 
 size_t mb_results_failed_points(const mb_results_t *r)
@@ -187,13 +244,15 @@ size_t mb_results_failed_points(const mb_results_t *r)
 int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char *err, size_t errlen)
 {
     pthread_mutex_lock(&results_lock);
-    int rc = -1;
-    if (json_object_set_new(r->root, key, value) != 0)
-        snprintf(err, errlen, "%s: out of memory", r->json_path);
-    else /* during the run (r live), report.html waits for the close */
-        rc = results_write(r, r != results_live, err, errlen);
+    int rc = json_object_set_new(r->root, key, value);
+    bool live = r == results_live;
     pthread_mutex_unlock(&results_lock);
-    return rc;
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: out of memory", r->json_path);
+        return -1;
+    }
+    /* during the run (r live), report.html waits for the close */
+    return results_write(r, !live, err, errlen);
 }
 
 int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
@@ -324,8 +383,10 @@ int mb_results_interrupt(const char *reason, char *err, size_t errlen)
     if (results_live_bench)
         results_add_live(r, reason);
     json_object_set_new(r->root, "incomplete_reason", json_string(reason));
-    /* results.json first: the record, if time runs out. */
-    int rc = results_write_now(r, err, errlen);
+    results_remove_temps(r);
+    /* results.json alone, without fsync, since SIGKILL follows SIGTERM within a second
+     * (results.h); the derived files keep their last whole write. */
+    int rc = mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen);
     pthread_mutex_unlock(&results_lock);
     return rc;
 }
