@@ -17,7 +17,9 @@ set -u
 EXE=${1:-./mbsuite}
 SECONDS_LOADED=${2:-6}
 TOL_PCT=${MB_MHZ_TOL_PCT:-10}
-mhz_figure() { "$EXE" mhz 2>&1 | sed -nE 's/^mhz: ([0-9.]+) MHz.*/\1/p'; }
+# The figure in mhz's output (none when it says too busy).
+mhz_figure_in() { sed -nE 's/^mhz: ([0-9.]+) MHz.*/\1/p'; }
+mhz_figure() { "$EXE" mhz 2>&1 | mhz_figure_in; }
 quiet=$(mhz_figure)
 if [ -z "$quiet" ]; then
     echo "too busy already without the stress (no quiet reading to compare with)"
@@ -33,7 +35,7 @@ kill "$stress" 2>/dev/null
 wait "$stress" 2>/dev/null
 quiet_after=$(mhz_figure)
 [ -n "$quiet_after" ] || quiet_after=$quiet
-loaded=$(echo "$out" | sed -nE 's/^mhz: ([0-9.]+) MHz.*/\1/p')
+loaded=$(echo "$out" | mhz_figure_in)
 if [ $rc -eq 1 ] && echo "$out" | grep -q 'system too busy' && [ -z "$loaded" ]; then
     echo "too busy under stress-ng --cpu $cores (quiet: $quiet MHz): $(echo "$out" | head -1)"
     exit 0

@@ -522,38 +522,35 @@ expect "export --loggopsim: results without loggp: named, exit 1" 1 \
 expect "export --simgrid writes a platform, a host file and SMPI options" 0 'lat-factor:15:' -- \
     sh -c "\"$EXE\" export --simgrid \"$TMP/quick\" --out \"$TMP/sg\" >/dev/null && grep -q '<cluster id=\"mbsuite\"' \"$TMP/sg/platform.xml\" && test -s \"$TMP/sg/hostfile\" && cat \"$TMP/sg/smpi.cfg\""
 if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
-    # The simulated half round trip (SMPI's clock) against the model it was calibrated on, at
-    # three sizes: within 5%, plus 25 ns for what SMPI adds of its own whatever the platform
-    # (10 ns per message on two exported runs; on a host where the pingpong is 110 ns, as
-    # this VM's was once, 5% alone would fail a right export).
-    sg_check() {
-        smpicc -O1 -o "$TMP/sg/pingpong" tests/simgrid_pingpong.c >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
+    # sg_replay PROGRAM CFG SIZES WHAT PCT ABS_US: tests/simgrid_PROGRAM.c under smpirun on
+    # the exported platform (CFG: SMPI options of its own), each simulated time (SIZES
+    # bytes) within PCT % plus ABS_US us of the fitted pingpong at that size; a line each,
+    # "d=D simulated WHAT...". The pingpong checks the half round trip against the model it
+    # was calibrated on: within 5%, plus 25 ns for what SMPI adds of its own whatever the
+    # platform (10 ns per message on two exported runs; on a host where the pingpong is
+    # 110 ns, as this VM's was once, 5% alone would fail a right export).
+    sg_replay() {
+        local prog=$1 cfg=$2 sizes=$3 what=$4 pct=$5 abs_us=$6 d us want
+        smpicc -O1 -o "$TMP/sg/$prog" "tests/simgrid_$prog.c" >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
+        # shellcheck disable=SC2086 # the options and sizes are word lists
         (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
-            --cfg=smpi/simulate-computation:no ./pingpong 8 1024 65536 2>/dev/null) >"$TMP/sg/sim.txt" || return 1
+            --cfg=smpi/simulate-computation:no $cfg "./$prog" $sizes 2>/dev/null) >"$TMP/sg/$prog.txt" || return 1
         while read -r _ d us; do
             want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
-            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated %s us, model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && (s - w < 0.05 * w + 0.025) && (w - s < 0.05 * w + 0.025)) }' || return 1
-        done <"$TMP/sg/sim.txt"
-        [ "$(wc -l <"$TMP/sg/sim.txt")" -eq 3 ]
+            awk -v d="$d" -v s="$us" -v w="$want" -v what="$what" -v p="$pct" -v a="$abs_us" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated %s us, %s %s us, %+.1f%%\n", d, what s, (what == "" ? "model" : "pingpong model"), w, e; exit !(w > 0 && (s - w < p / 100 * w + a) && (w - s < p / 100 * w + a)) }' || return 1
+        done <"$TMP/sg/$prog.txt"
+        [ "$(wc -l <"$TMP/sg/$prog.txt")" -eq "$(echo $sizes | wc -w)" ]
     }
-    expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5% + 25 ns, at 3 sizes" 0 'd=65536' -- sg_check
+    expect "export --simgrid: SMPI's pingpong on it is the fitted model's, within 5% + 25 ns, at 3 sizes" 0 'd=65536' -- \
+        sg_replay pingpong "" "8 1024 65536" "" 5 0.025
     # MPI_Allreduce on the same platform, with SMPI's recursive doubling: on 2 ranks one
     # exchange of d bytes each way, so the fitted pingpong's time (within 10%, plus 40 ns: SMPI
     # adds 21 ns of its own to this call whatever the platform). Against the
     # measured mpi.allreduce it is 30-50% short here (a real exchange costs more than one
     # message, and Open MPI adds its reduction and collective overhead): make bench prints
     # that comparison, with SMPI's Open MPI selector too, and no test asserts it.
-    sg_allreduce_check() {
-        smpicc -O1 -o "$TMP/sg/allreduce" tests/simgrid_allreduce.c >/dev/null 2>&1 || { echo "smpicc failed"; return 1; }
-        (cd "$TMP/sg" && smpirun -np 2 -platform platform.xml -hostfile hostfile $(cat smpi.cfg) \
-            --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:rdb ./allreduce 8 1024 16384 2>/dev/null) >"$TMP/sg/allreduce.txt" || return 1
-        while read -r _ d us; do
-            want=$("$EXE" predict "$TMP/quick/results.json" mpi.pingpong -d "$d" 2>/dev/null | awk '{ print $4 }')
-            awk -v d="$d" -v s="$us" -v w="$want" 'BEGIN { e = (s - w) / w * 100; printf "d=%s simulated allreduce %s us, pingpong model %s us, %+.1f%%\n", d, s, w, e; exit !(w > 0 && (s - w < 0.10 * w + 0.040) && (w - s < 0.10 * w + 0.040)) }' || return 1
-        done <"$TMP/sg/allreduce.txt"
-        [ "$(wc -l <"$TMP/sg/allreduce.txt")" -eq 3 ]
-    }
-    expect "export --simgrid: SMPI's allreduce (recursive doubling) on it is one fitted exchange, within 10% + 40 ns, at 3 sizes" 0 'd=16384' -- sg_allreduce_check
+    expect "export --simgrid: SMPI's allreduce (recursive doubling) on it is one fitted exchange, within 10% + 40 ns, at 3 sizes" 0 'd=16384' -- \
+        sg_replay allreduce --cfg=smpi/allreduce:rdb "8 1024 16384" "allreduce " 10 0.040
 else
     skip "export --simgrid: SMPI's pingpong on it (smpicc/smpirun not installed)"
     skip "export --simgrid: SMPI's allreduce on it (smpicc/smpirun not installed)"
