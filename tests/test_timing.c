@@ -121,6 +121,28 @@ static void test_enough_sees_through_one_sided_noise(void **unused)
     assert_float_equal(t.enough_tolerance, 0.001, 1e-12);
 }
 
+/* Noise that no 0.1-1% test survives, for the first 2 s of a scan, then a quiet clock: the
+ * first scan passes only a long candidate once the noise is over; the second finds the
+ * first candidate, which the noise alone had failed. */
+static void test_enough_rescans_after_a_burst(void **unused)
+{
+    (void)unused;
+    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .noise = 0.5, .seed = 3, .quiet_from_ns = 2e9};
+    mb_clock_t clk = sim_clock(&s);
+    mb_timing_t t = {.clock = &clk, .resolution_ns = 1000};
+    mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &s);
+    assert_true(t.enough_verified);
+    assert_float_equal(t.enough_ns, 1e6, 1e-6);
+    assert_int_equal(t.enough_scans, 2);
+    /* A quiet clock passes the first candidate in the first scan, and scans no more. */
+    sim_t quiet = {.resolution_ns = 1000, .op_ns = 3};
+    clk = sim_clock(&quiet);
+    t = (mb_timing_t){.clock = &clk, .resolution_ns = 1000};
+    mb_timing_compute_enough(&t, 100e6, 1e9, sim_run, &quiet);
+    assert_float_equal(t.enough_ns, 1e6, 1e-6);
+    assert_int_equal(t.enough_scans, 1);
+}
+
 static void test_enough_falls_back_when_noisy(void **unused)
 {
     (void)unused;
@@ -158,6 +180,7 @@ int main(void)
         cmocka_unit_test(test_experiment_with_no_work_fails),
         cmocka_unit_test(test_enough_from_resolution),
         cmocka_unit_test(test_enough_widens_before_falling_back),
+        cmocka_unit_test(test_enough_rescans_after_a_burst),
         cmocka_unit_test(test_enough_sees_through_one_sided_noise),
         cmocka_unit_test(test_enough_falls_back_when_noisy),
         cmocka_unit_test(test_interval_ok_detects_a_coarse_clock),

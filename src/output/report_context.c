@@ -226,8 +226,13 @@ static void report_context_clock(FILE *f, const json_t *system)
     const json_t *verified = json_object_get(clock, "enough_verified");
     const char *source = mb_report_text_dash(mb_report_text_str(clock, "enough_source"));
     double tol = 0;
+    double scans = 0;
+    char scan_note[64] = "";
+    if (mb_report_text_num(clock, "enough_scans", &scans) && scans > 1)
+        snprintf(scan_note, sizeof scan_note, ", in scan %.0f of the candidates", scans);
     if (json_is_true(verified) && mb_report_text_num(clock, "enough_tolerance", &tol) && tol > 0)
-        fprintf(f, "%s (verified by the jiggle test at +-%.1f%%; %s)\n", a, tol * 100, source);
+        fprintf(f, "%s (verified by the jiggle test at +-%.1f%%; %s%s)\n", a, tol * 100, source,
+                scan_note);
     else if (json_is_true(verified))
         fprintf(f, "%s (verified by the jiggle test; %s)\n", a, source);
     else if (source && strcmp(source, "fallback") == 0)

@@ -134,15 +134,15 @@ static int driver_plan(const mb_context_t *ctx, const bool *selected, driver_pla
 
 static void driver_broadcast_timing(MPI_Comm comm, int rank, mb_timing_t *t)
 {
-    double v[7] = {t->nominal_resolution_ns, t->resolution_ns, t->overhead_ns, t->enough_ns,
-                   t->loop_overhead_ns, t->enough_verified, t->enough_tolerance};
+    double v[8] = {t->nominal_resolution_ns, t->resolution_ns, t->overhead_ns, t->enough_ns,
+                   t->loop_overhead_ns, t->enough_verified, t->enough_tolerance, t->enough_scans};
     int source = 0;
     static const char *const sources[] = {"measured", "config", "environment", "fallback"};
     if (rank == 0)
         for (int i = 0; i < 4; i++)
             if (t->enough_source && strcmp(t->enough_source, sources[i]) == 0)
                 source = i;
-    MB_MPI_CHECK(MPI_Bcast(v, 7, MPI_DOUBLE, 0, comm));
+    MB_MPI_CHECK(MPI_Bcast(v, 8, MPI_DOUBLE, 0, comm));
     MB_MPI_CHECK(MPI_Bcast(&source, 1, MPI_INT, 0, comm));
     t->nominal_resolution_ns = v[0];
     t->resolution_ns = v[1];
@@ -151,6 +151,7 @@ static void driver_broadcast_timing(MPI_Comm comm, int rank, mb_timing_t *t)
     t->loop_overhead_ns = v[4];
     t->enough_verified = v[5] != 0;
     t->enough_tolerance = v[6];
+    t->enough_scans = (int)v[7];
     t->enough_source = sources[source];
 }
 
@@ -160,11 +161,12 @@ static json_t *driver_calibration_json(const mb_node_layout_t *layout, const mb_
 {
     if (layout->leaders == MPI_COMM_NULL)
         return NULL;
-    json_t *mine = json_pack("{s:i, s:s, s:f, s:f, s:f, s:s, s:f, s:f}", "node", layout->node,
+    json_t *mine = json_pack("{s:i, s:s, s:f, s:f, s:f, s:s, s:f, s:i, s:f}", "node", layout->node,
                              "host", layout->host, "resolution_ns", t->resolution_ns,
                              "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
                              "enough_source", t->enough_source, "enough_tolerance",
-                             t->enough_tolerance, "loop_overhead_ns", t->loop_overhead_ns);
+                             t->enough_tolerance, "enough_scans", t->enough_scans,
+                             "loop_overhead_ns", t->loop_overhead_ns);
     json_t *all = mb_mpi_gather_json(layout->leaders, mine);
     json_decref(mine);
     return all;

@@ -12,12 +12,12 @@ extern char **environ;
 
 static json_t *provenance_clock_json(const mb_timing_t *t)
 {
-    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:s, s:f, s:f}", "name", t->clock->name,
+    return json_pack("{s:s, s:f, s:f, s:f, s:f, s:b, s:s, s:f, s:i, s:f}", "name", t->clock->name,
                      "nominal_resolution_ns", t->nominal_resolution_ns, "resolution_ns",
                      t->resolution_ns, "overhead_ns", t->overhead_ns, "enough_ns", t->enough_ns,
                      "enough_verified", t->enough_verified, "enough_source", t->enough_source,
-                     "enough_tolerance", t->enough_tolerance, "loop_overhead_ns",
-                     t->loop_overhead_ns);
+                     "enough_tolerance", t->enough_tolerance, "enough_scans", t->enough_scans,
+                     "loop_overhead_ns", t->loop_overhead_ns);
 }
 
 static json_t *provenance_mpi_json(void)

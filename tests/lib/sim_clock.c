@@ -2,6 +2,7 @@
 #include "sim_clock.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 static uint64_t sim_now(void *state)
@@ -28,8 +29,9 @@ mb_clock_t sim_clock(sim_t *s)
 void sim_run(void *state, uint64_t iters)
 {
     sim_t *s = state;
-    double jitter = s->noise ? s->noise * (2.0 * rand_r(&s->seed) / RAND_MAX - 1.0) : 0.0;
-    if (s->delay && rand_r(&s->seed) % 2)
+    bool noisy = !(s->quiet_from_ns > 0 && s->now_ns >= s->quiet_from_ns);
+    double jitter = noisy && s->noise ? s->noise * (2.0 * rand_r(&s->seed) / RAND_MAX - 1.0) : 0.0;
+    if (noisy && s->delay && rand_r(&s->seed) % 2)
         jitter += s->delay * rand_r(&s->seed) / RAND_MAX;
     s->now_ns += (double)iters * s->op_ns * (1.0 + jitter);
     s->runs++;

@@ -17,6 +17,7 @@ typedef struct sim {
     double noise;         /* each run's duration is scaled by 1 + noise * U(-1, 1) */
     double delay;         /* and every other run (at random) by 1 + delay * U(0, 1): a busy
                            * machine's noise, which only ever adds time */
+    double quiet_from_ns; /* > 0: noise and delay stop once true time reaches this */
     uint64_t runs;        /* calls of sim_run or sim_op */
     unsigned seed;
 } sim_t;
