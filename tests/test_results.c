@@ -448,6 +448,25 @@ static void test_results_open_missing_dir(void **state)
 
 /* ---- report ----------------------------------------------------------------------- */
 
+/* The clock's line names the tolerance passed and, after a rescan, the scan. */
+static void test_report_enough_scans(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("results_fixture.json");
+    json_t *clock = json_object_get(json_object_get(root, "system"), "clock");
+    json_object_set_new(clock, "enough_tolerance", json_real(0.002));
+    json_object_set_new(clock, "enough_scans", json_integer(1));
+    char *text = render(root);
+    assert_contains(text, "enough          5.000 ms (verified by the jiggle test at +-0.2%; measured)\n");
+    free(text);
+    json_object_set_new(clock, "enough_scans", json_integer(2));
+    text = render(root);
+    assert_contains(text, "enough          5.000 ms (verified by the jiggle test at +-0.2%; measured, "
+                          "in scan 2 of the candidates)\n");
+    free(text);
+    json_decref(root);
+}
+
 static void test_report_fixture(void **state)
 {
     (void)state;
@@ -645,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_results_update_section),
         cmocka_unit_test(test_results_open_missing_dir),
         cmocka_unit_test(test_report_fixture),
+        cmocka_unit_test(test_report_enough_scans),
         cmocka_unit_test(test_report_missing_fields),
         cmocka_unit_test(test_report_failed_points),
         cmocka_unit_test(test_report_timings),

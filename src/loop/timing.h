@@ -21,7 +21,7 @@ typedef struct mb_timing {
     bool enough_verified;         /* true: enough passed the jiggle test; false: a fixed or fallback value */
     double enough_tolerance;      /* the jiggle test's tolerance it passed (0.001 .. 0.01) */
     const char *enough_source;    /* "measured", "config", "environment" or "fallback" */
-    int enough_scans;             /* scans of the candidates it took (measured, fallback) */
+    int enough_scans;             /* scans of the candidates it took; 0: not measured */
     double loop_overhead_ns;      /* per loop iteration, seed 000 6.3 */
 } mb_timing_t;
 
@@ -44,9 +44,9 @@ bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double i
  * resolution (a clock step is then 0.1% of it) up to max_ns, each tried at +-0.1% (3
  * attempts), then +-0.2%, 0.5% and 1% (the seed's bound) before the next candidate; when
  * none passes, fallback_ns, or 1000 clock steps if longer (seed 000 6.1: 1 s after
- * 100 ms). A scan that passes above the first candidate is followed by
- * up to two more over the shorter candidates, the shortest passing one kept: noise lasting
- * a scan fails short candidates, never the clock. Sets t->enough_ns, enough_verified,
+ * 100 ms). A scan that passes above the first candidate is followed by up to two more
+ * over the shorter candidates, the shortest passing one kept: noise that lasts a scan
+ * fails short candidates, not the clock. Sets t->enough_ns, enough_verified,
  * enough_tolerance, enough_source and enough_scans. */
 void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
                               mb_run_fn run, void *state);
