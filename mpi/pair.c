@@ -82,8 +82,21 @@ int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **s
      * that are not a multiple of 16 (50 of 54 sizes from 1 to 10000 bytes; rounded, none):
      * most likely the ch4/ucx window bug fixed after 4.0.2 (pmodels/mpich pull request
      * 6140, "only set window base pointer when allocating"). The check below stays. */
-    MPI_Aint win_bytes = ((MPI_Aint)s->bytes + 63) / 64 * 64;
-    MB_MPI_CHECK(MPI_Win_allocate(win_bytes, 1, MPI_INFO_NULL, s->comm, &s->win_base, &s->win));
+    s->loop_disp = ((MPI_Aint)s->bytes + 63) / 64 * 64;
+    MB_MPI_CHECK(MPI_Win_allocate(s->loop_disp + 64, 1, MPI_INFO_NULL, s->comm, &s->win_base,
+                                  &s->win));
+    int *model = NULL, found = 0;
+    MB_MPI_CHECK(MPI_Win_get_attr(s->win, MPI_WIN_MODEL, &model, &found));
+    if (!found || *model != MPI_WIN_UNIFIED) {
+        snprintf(err, errlen, "the MPI's windows have the separate memory model; the partner "
+                              "polls its window for the end of rank 0's loop, which needs the "
+                              "unified one");
+        MB_MPI_CHECK(MPI_Win_free(&s->win)); /* not locked yet: teardown would unlock it */
+        mb_pair_teardown(s);
+        *state = NULL;
+        return -1;
+    }
+    s->win_base[s->loop_disp] = 0;
     MB_MPI_CHECK(MPI_Win_lock_all(0, s->win));
     /* Rank 0 puts its pattern into rank 1's window and gets rank 1's back. */
     int bad = 0;

@@ -20,8 +20,10 @@ typedef struct mb_pair {
     MPI_Request req;
     const mb_clock_t *clock;
     double compute_ns;   /* irecvoverlap: computation between posting and waiting */
-    MPI_Win win;         /* put/get: d bytes exposed by each rank */
+    MPI_Win win;         /* put/get: d bytes exposed by each rank, then a loop counter */
     char *win_base;
+    MPI_Aint loop_disp;  /* put/get: where the counter is, past the d bytes */
+    unsigned char loops; /* put/get: loops rank 0 has ended (mod 256), this rank's count */
     int window;          /* bw, bibw: messages in flight ([mpi] window) */
     MPI_Request *reqs;   /* bw, bibw: 2 x window requests */
 } mb_pair_t;
@@ -29,8 +31,9 @@ typedef struct mb_pair {
 /* Setup of a two-sided benchmark over ctx->measure_comm. Returns 0, or -1 with err. */
 int mb_pair_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                   size_t errlen);
-/* Setup of a one-sided one: also a window of d bytes on each rank, locked for passive
- * target access (MPI_Win_lock_all), its contents checked by a put and a get. */
+/* Setup of a one-sided one: also a window of d bytes on each rank and a loop counter,
+ * locked for passive target access (MPI_Win_lock_all), its contents checked by a put and a
+ * get; the MPI-3 unified memory model is required (the partner polls its counter). */
 int mb_pair_setup_window(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen);
 /* Setup of a windowed one (bw, bibw): also [mpi] window and 2 x window requests. */
