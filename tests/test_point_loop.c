@@ -26,6 +26,7 @@ typedef struct probe {
     uint64_t fail_at; /* raise the error at this call (0: never) */
     uint64_t slow_at; /* this call takes slow_ns instead (0: never) */
     double slow_ns;
+    double finish_ns; /* the finish hook's untimed work (a transfer after irecv1's post) */
     char error[128];
 } probe_t;
 
@@ -35,7 +36,9 @@ static void probe_prepare(void *state)
 }
 static void probe_finish(void *state)
 {
-    ((probe_t *)state)->finished++;
+    probe_t *p = state;
+    p->finished++;
+    p->sim.now_ns += p->finish_ns;
 }
 
 static void probe_op(void *state)
@@ -224,6 +227,29 @@ static void test_local_calls_time_each_call(void **unused)
     assert_int_equal(p.prepared, p.sim.runs);
     assert_int_equal(p.finished, p.sim.runs);
     mb_loop_result_free(&r);
+}
+
+/* Calls of a few clock steps between long untimed hooks: an experiment holds enough calls
+ * for their timed total to be 50 steps of the clock (not the 10 that fill enough of wall
+ * time), or, where the hooks are longer still, 50 x enough of wall time. */
+static void test_local_calls_add_up_to_steps_of_the_clock(void **unused)
+{
+    (void)unused;
+    const double hooks_ns[] = {10e3, 1e6}; /* wall per call: 10 us, then 1 ms */
+    const uint64_t fewest[] = {34, 5}, most[] = {40, 6};
+    for (int i = 0; i < 2; i++) {
+        probe_t p = {.sim = {.resolution_ns = 20, .op_ns = 30}, .finish_ns = hooks_ns[i]};
+        mb_clock_t clk;
+        mb_timing_t t;
+        mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_LOCAL, MPI_COMM_NULL);
+        t.resolution_ns = 20; /* 50 steps: 1000 ns, 34 calls of 30 ns */
+        mb_loop_work_t w = work_on(&p);
+        mb_loop_result_t r;
+        assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+        assert_in_range(r.headline.iters, fewest[i], most[i]);
+        assert_float_equal(r.headline.stats.median, 30.0, 5.0);
+        mb_loop_result_free(&r);
+    }
 }
 
 static void test_local_no_work_fails(void **unused)
@@ -437,6 +463,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_local_budget_trims_repetitions),
         cmocka_unit_test(test_local_warmup_is_discarded),
         cmocka_unit_test(test_local_calls_time_each_call),
+        cmocka_unit_test(test_local_calls_add_up_to_steps_of_the_clock),
         cmocka_unit_test(test_lead_in_is_not_timed),
         cmocka_unit_test(test_local_no_work_fails),
         cmocka_unit_test(test_local_benchmark_error_fails),

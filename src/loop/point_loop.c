@@ -10,8 +10,9 @@
 
 /* One experiment's raw figures on this rank, and, under MB_AGREE_ALL, over the ranks. */
 typedef struct loop_exp {
-    double sizing_ns; /* what the sizing rule judges: the interval (loop) or the wall time
-                       * of the experiment, synchronisation included (calls); slowest rank */
+    double sizing_ns; /* what the sizing rule judges: the interval (loop), or the wall time
+                       * of the experiment, synchronisation included, bounded by its timed
+                       * total (calls: loop_calls_sizing); slowest rank */
     double own_ns;    /* this rank's timed total */
     double max_ns;    /* the slowest rank's: the interval (loop) or sum of per-call maxima */
     double avg_ns;    /* calls: sum of per-call means over ranks */
@@ -158,6 +159,25 @@ static void loop_interval_combine(const mb_loop_t *L, loop_exp_t *e)
     e->late = all[1] != 0;
 }
 
+/* Calls (seed 000 6.4's rule for per-call timing): an experiment lasts `enough` of wall
+ * time, and its timed calls add up to LOOP_CALL_TIMED_STEPS steps of the clock, or, where
+ * that would take long, it lasts LOOP_CALL_WALL_MAX x enough. Each call's reading is off by
+ * up to a step either way, so n calls of c ns each are off by about resolution /
+ * (c sqrt(6 n)): mpi.irecv1 posts a receive in ~30 ns between untimed 100 us transfers at
+ * 4 MiB, and at one call per experiment its medians were multiples of a 20 ns clock step
+ * (1, 11, 21, 51 or 61 ns from one size to the next). The value returned is the sizing
+ * rule's elapsed time: it reaches enough just when the experiment is long enough, and
+ * grows with the number of calls, so the rule's scaling finds the count. */
+#define LOOP_CALL_TIMED_STEPS 50.0
+#define LOOP_CALL_WALL_MAX 50.0
+
+static double loop_calls_sizing(const mb_timing_t *t, const loop_exp_t *e)
+{
+    double timed_min = LOOP_CALL_TIMED_STEPS * fmax(t->resolution_ns, 1);
+    double by_timed = e->max_ns / timed_min * t->enough_ns;
+    return fmin(e->sizing_ns, fmax(by_timed, e->sizing_ns / LOOP_CALL_WALL_MAX));
+}
+
 /* Under MB_AGREE_ALL, make d the same on every rank: the MAX of every rank's items. */
 static void loop_agree(const mb_loop_t *L, int *d)
 {
@@ -248,6 +268,7 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             loop_calls(&L, W, &s, iters, start_ns, dur_ns, &e);
             if (loop_all(&L))
                 loop_calls_combine(&L, iters, start_ns, dur_ns, buf.v + 2 * iters, &e);
+            e.sizing_ns = loop_calls_sizing(t, &e);
             s.call_ns = e.max_ns / (double)iters;
         } else {
             loop_interval(&L, W, &s, iters, &e);

@@ -3,7 +3,8 @@
  * 6.4-6.5; ReproMPI's "sync, time, op, time"). Three orthogonal choices configure it:
  *   granularity  MB_GRAIN_LOOP: one interval around run(state, iters), auto-sized to last
  *                `enough` (lmbench); MB_GRAIN_CALL: every call timed on its own between
- *                untimed hooks, an experiment being as many calls as last `enough`;
+ *                untimed hooks, an experiment being as many calls as last `enough` and
+ *                add up to 50 clock steps of timed time (or last 50 x enough);
  *   start        none, barrier or window (loop_start.h): how the ranks begin an interval;
  *   agreement    MB_AGREE_LOCAL: this rank alone decides everything; MB_AGREE_ALL: every
  *                rank of comm runs the same iteration counts and the same number of
