@@ -6,9 +6,13 @@
  * in one loop timed as a whole, as seed 001 times shmem_get and shmem_put (and OSU's
  * osu_put_latency and osu_get_latency time theirs); each experiment's loop after one
  * untimed operation (.lead_in, as pingpong's: the first transfer after the harness's quiet
- * wait between experiments is slow). Timed one by one after a barrier, a 30 ns put read
- * 25-90 ns from one size to the next over a 20 ns clock (held-out error 7-21%; in a loop
- * 1-4%), and 4 MiB transfers read 7-10% slower without the lead-in.
+ * wait between experiments is slow). Timed one by one after a barrier, each a few steps of
+ * a 20 ns clock, points of put and get spread by tens of % and their held-out errors were
+ * 7-21% (in a loop: 1-4%); 4 MiB transfers read 7-10% slower without the lead-in.
+ * Not explained: in a run of every mpi.* benchmark, puts of 64 B and of 128 B and more
+ * read 70-85 ns where the others read 28 (29 ns for all sizes when put runs alone, 35 ns
+ * after one other benchmark; the same with Open MPI's osc/sm, a memcpy into the shared
+ * window), so the fit breaks there.
  *
  * The partner makes no transfer: it sits in MPI until rank 0's loop has ended, as OSU's
  * target sits in MPI_Barrier, so an MPI whose one-sided transfers need the target's
@@ -30,7 +34,7 @@ static void onesided_loop_ended(mb_pair_t *s)
 /* The partner: make progress in MPI until rank 0's count reaches this loop's (the count
  * wraps at 256; rank 0 is never more than the lead-in's loop ahead). MPI_Iprobe drives the
  * progress engine. It spins, as a rank waiting in MPI does: with a sched_yield() in the
- * loop, a put over Open MPI's osc/pt2pt took 24 us instead of 0.54 us here. */
+ * loop, a put over Open MPI's osc/pt2pt took 24 us instead of 0.5-1.8 us here. */
 static void onesided_wait_loop_end(mb_pair_t *s)
 {
     s->loops++;

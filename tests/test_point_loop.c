@@ -406,6 +406,32 @@ static void test_world_rank0_headline(void **unused)
     mb_loop_result_free(&r);
 }
 
+/* mpi.isend at 4 MiB: rank 0 posts in 30 ns while its partner's timed MPI_Wait takes the
+ * whole transfer. Rank 0's 30 ns calls are what must add up to 50 clock steps: the
+ * partner's long ones do not make one call per experiment enough. */
+static void test_world_rank0_calls_add_up(void **unused)
+{
+    (void)unused;
+    if (world_size < 2)
+        skip();
+    probe_t p = {.sim = {.resolution_ns = 20, .op_ns = world_rank == 0 ? 30 : 100e3},
+                 .finish_ns = world_rank == 0 ? 100e3 : 0};
+    mb_clock_t clk;
+    mb_timing_t t;
+    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
+    t.resolution_ns = 20;
+    L.headline = MB_HEADLINE_RANK0;
+    mb_loop_work_t w = work_on(&p);
+    mb_loop_result_t r;
+    assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+    /* 1000 ns of 30 ns calls: 34; at 100 us each, 50 x enough (5 ms) holds 50. */
+    assert_in_range(r.own.iters, 34, 40);
+    if (world_rank == 0)
+        assert_float_equal(r.headline.stats.median, 30.0, 5.0);
+    assert_same_everywhere(r.own.iters);
+    mb_loop_result_free(&r);
+}
+
 /* An error on the last rank fails the point on every rank, with that rank's words. */
 static void test_world_error_on_one_rank(void **unused)
 {
@@ -472,6 +498,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_calls_slowest_rank),
         cmocka_unit_test(test_world_loops_in_step),
         cmocka_unit_test(test_world_rank0_headline),
+        cmocka_unit_test(test_world_rank0_calls_add_up),
         cmocka_unit_test(test_world_error_on_one_rank),
         cmocka_unit_test(test_world_window_late_start),
     };

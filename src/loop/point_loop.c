@@ -17,6 +17,8 @@ typedef struct loop_exp {
     double max_ns;    /* the slowest rank's: the interval (loop) or sum of per-call maxima */
     double avg_ns;    /* calls: sum of per-call means over ranks */
     double skew_ns;   /* calls: sum of per-call entry skews */
+    double timed_ns;  /* calls: the headline's timed total (rank 0's own, the slowest rank's,
+                       * or, for each rank's own, the least), for loop_calls_sizing */
     bool late;        /* some rank started some interval late */
 } loop_exp_t;
 
@@ -55,8 +57,8 @@ static bool loop_grow(const mb_loop_t *L, loop_buf_t *b, uint64_t iters)
 {
     bool ok = true;
     if (iters > b->room) {
-        /* start and duration, then 3 per call + 2 twice for the reduction */
-        double *grown = realloc(b->v, (8 * iters + 4) * sizeof *grown);
+        /* start and duration, then 3 per call + 4 twice for the reduction */
+        double *grown = realloc(b->v, (8 * iters + 8) * sizeof *grown);
         ok = grown != NULL;
         if (grown) {
             b->v = grown;
@@ -116,27 +118,33 @@ static void loop_calls(const mb_loop_t *L, const mb_loop_work_t *W, mb_start_sta
                       .own_ns = own,
                       .max_ns = own,
                       .avg_ns = own,
+                      .timed_ns = own,
                       .late = late};
 }
 
 /* Per call over the ranks, summed over the experiment: the slowest rank, the mean, the
- * entry skew; the slowest rank's wall time, and whether any rank was late. One MAX
- * reduction of O(iters) per rank carries durations, starts, negated starts, the wall time
- * and the late flag; one SUM the own totals. */
+ * entry skew; the slowest rank's wall time, whether any rank was late, and the headline's
+ * timed total. One MAX reduction of O(iters) per rank carries durations, starts, negated
+ * starts, the wall time, the late flag, rank 0's own total and the negated own totals; one
+ * SUM the own totals. */
 static void loop_calls_combine(const mb_loop_t *L, uint64_t iters, const double *start_ns,
                                const double *dur_ns, double *scratch, loop_exp_t *e)
 {
     int size;
     MB_MPI_CHECK(MPI_Comm_size(L->comm, &size));
-    double *mine = scratch, *all = scratch + 3 * iters + 2;
+    int me;
+    MB_MPI_CHECK(MPI_Comm_rank(L->comm, &me));
+    double *mine = scratch, *all = scratch + 3 * iters + 4;
     mine[3 * iters] = e->sizing_ns;
     mine[3 * iters + 1] = e->late;
+    mine[3 * iters + 2] = me == 0 ? e->own_ns : -INFINITY;
+    mine[3 * iters + 3] = -e->own_ns;
     for (uint64_t i = 0; i < iters; i++) {
         mine[i] = dur_ns[i];
         mine[iters + i] = start_ns[i];
         mine[2 * iters + i] = -start_ns[i];
     }
-    MB_MPI_CHECK(MPI_Allreduce(mine, all, (int)(3 * iters + 2), MPI_DOUBLE, MPI_MAX, L->comm));
+    MB_MPI_CHECK(MPI_Allreduce(mine, all, (int)(3 * iters + 4), MPI_DOUBLE, MPI_MAX, L->comm));
     double total = 0;
     MB_MPI_CHECK(MPI_Allreduce(&e->own_ns, &total, 1, MPI_DOUBLE, MPI_SUM, L->comm));
     e->sizing_ns = all[3 * iters];
@@ -147,6 +155,9 @@ static void loop_calls_combine(const mb_loop_t *L, uint64_t iters, const double 
         e->max_ns += all[i];
         e->skew_ns += all[iters + i] + all[2 * iters + i];
     }
+    e->timed_ns = L->headline == MB_HEADLINE_RANK0 ? all[3 * iters + 2]
+                  : L->headline == MB_HEADLINE_MAX ? e->max_ns
+                                                   : -all[3 * iters + 3];
 }
 
 /* The slowest rank's interval and whether any rank was late (MB_GRAIN_LOOP). Ranks done
@@ -174,7 +185,7 @@ static void loop_interval_combine(const mb_loop_t *L, loop_exp_t *e)
 static double loop_calls_sizing(const mb_timing_t *t, const loop_exp_t *e)
 {
     double timed_min = LOOP_CALL_TIMED_STEPS * fmax(t->resolution_ns, 1);
-    double by_timed = e->max_ns / timed_min * t->enough_ns;
+    double by_timed = e->timed_ns / timed_min * t->enough_ns;
     return fmin(e->sizing_ns, fmax(by_timed, e->sizing_ns / LOOP_CALL_WALL_MAX));
 }
 
