@@ -9,16 +9,13 @@
  * wait between experiments is slow). Timed one by one after a barrier, each a few steps of
  * a 20 ns clock, points of put and get spread by tens of % and their held-out errors were
  * 7-21% (in a loop: 1-4%); 4 MiB transfers read 7-10% slower without the lead-in.
- * Not explained: in a run of every mpi.* benchmark, puts of 64 B and of 128 B and more
- * read 70-85 ns where the others read 28 (29 ns for all sizes when put runs alone, 35 ns
- * after one other benchmark; the same with Open MPI's osc/sm, a memcpy into the shared
- * window), so the fit breaks there.
  *
  * The partner makes no transfer: it sits in MPI until rank 0's loop has ended, as OSU's
  * target sits in MPI_Barrier, so an MPI whose one-sided transfers need the target's
  * progress (Open MPI's osc/pt2pt, over TCP) gets it. Rank 0 ends each loop by putting its
- * count of loops into the byte past the partner's d bytes: one more 1-byte put per loop, a
- * few ns in loops of at least `enough`. A count and not a flag: with the lead-in, rank 0
+ * count of loops into a byte a page past the partner's d bytes (pair.c: next to them, the
+ * partner's polling slowed puts of whole lines 2.5x): one more 1-byte put per loop, a few ns
+ * in loops of at least `enough`. A count and not a flag: with the lead-in, rank 0
  * starts its timed loop while the partner may still be reading the end of the untimed one. */
 #include "mpi_util.h"
 #include "pair.h"

@@ -22,7 +22,7 @@ typedef struct mb_pair {
     double compute_ns;   /* irecvoverlap: computation between posting and waiting */
     MPI_Win win;         /* put/get: d bytes exposed by each rank, then a loop counter */
     char *win_base;
-    MPI_Aint loop_disp;  /* put/get: where the counter is, past the d bytes */
+    MPI_Aint loop_disp;  /* put/get: where the counter is, pages past the d bytes */
     unsigned char loops; /* put/get: loops rank 0 has ended (mod 256), this rank's count */
     int window;          /* bw, bibw: messages in flight ([mpi] window) */
     MPI_Request *reqs;   /* bw, bibw: 2 x window requests */
