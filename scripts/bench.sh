@@ -4,9 +4,9 @@
 # (machines are shared and noisy). Run from the repository root after a build.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
 # scaling, mpiref, node, faults, os); none named runs them all. mpiref and os: MB_BENCH_ROUNDS=N
-# alternations. Scaling: MB_BENCH_NP64=1 adds quick.ini at -np 64;
-# MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long (its figures so far
-# are still read from results.json, which a stopped run leaves valid).
+# alternations. MB_BENCH_KEEP=1 keeps every run's output. Scaling: MB_BENCH_NP64=1 adds
+# quick.ini at -np 64; MB_BENCH_TIMEOUT=SECONDS stops any one of its runs after that long
+# (its figures so far are still read from results.json, which a stopped run leaves valid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${MB_BUILD:-build}
@@ -17,7 +17,13 @@ MB_MPI=${MB_MPI:-$(scripts/launch.sh --flavour)}
 export MB_MPI MB_UCX_IDLE="$BUILD/tests/ucx_idle.so"
 GET="$BUILD/tests/results_get"
 TMP=$(mktemp -d /tmp/mbsuite-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# MB_BENCH_KEEP=1 keeps the runs (results.json, report.txt) for a look at an odd figure:
+# an odd run cannot be reproduced, only read.
+if [ "${MB_BENCH_KEEP:-}" = 1 ]; then
+    echo "bench: runs kept in $TMP"
+else
+    trap 'rm -rf "$TMP"' EXIT
+fi
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
