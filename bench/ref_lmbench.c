@@ -16,8 +16,11 @@
  * Prints one number: microseconds for latencies, MB/s (1e6 bytes/s) for bandwidths.
  *   null | read | write | stat | open        lat_syscall (getppid; 1 byte of /dev/zero,
  *                                            to /dev/null; stat, open+close a scratch file)
- *   select N [tcp]                           lat_select -n N file (zero timeout), or tcp:
- *                                            N listening sockets on 127.0.0.1
+ *   select N [tcp]                           lat_select -n N file|tcp: N dup()s of one
+ *                                            descriptor (the file opened read-only, or one
+ *                                            connected TCP socket on 127.0.0.1), all ready
+ *                                            for writing, selected for writing with a zero
+ *                                            timeout
  *   sig_install | sig_catch                  lat_sig (catch less kill(me, 0))
  *   fork | exec HELLO | shell HELLO          lat_proc (the child's stdout is /dev/null)
  *   ctx KB PROCS [pinned]                    lat_ctx -s KB PROCS (less the pipe+sum cost);
@@ -178,7 +181,7 @@ static void op_open(uint64_t n)
     }
 }
 
-/* --- lat_select file --- */
+/* --- lat_select --- */
 static fd_set select_set;
 static int select_max;
 static void op_select(uint64_t n)
@@ -186,7 +189,7 @@ static void op_select(uint64_t n)
     while (n--) {
         fd_set set = select_set;
         struct timeval tv = {0, 0};
-        if (select(select_max + 1, &set, NULL, NULL, &tv) < 0)
+        if (select(select_max + 1, NULL, &set, NULL, &tv) < 0)
             die("select");
     }
 }
@@ -623,17 +626,26 @@ int main(int argc, char **argv)
         int n = atoi(argv[2]);
         if (n < 1 || n > 512)
             usage();
-        if (argc == 3)
+        int one;
+        if (argc == 3) {
             scratch_make();
+            one = open_or_die(scratch, O_RDONLY);
+        } else { /* connected, its far end accepted and kept open with nothing to read */
+            struct sockaddr_in at;
+            int listener = bound(SOCK_STREAM, &at);
+            one = tcp_connect(&at, 0);
+            if (accept(listener, NULL, NULL) < 0)
+                die("accept");
+        }
         FD_ZERO(&select_set);
         for (int i = 0; i < n; i++) {
-            struct sockaddr_in at;
-            int fd = argc == 3 ? open_or_die(scratch, O_RDONLY) : bound(SOCK_STREAM, &at);
-            if (fd >= FD_SETSIZE)
-                die("descriptor over FD_SETSIZE");
+            int fd = dup(one);
+            if (fd < 0 || fd >= FD_SETSIZE)
+                die("dup (or a descriptor over FD_SETSIZE)");
             FD_SET(fd, &select_set);
             select_max = fd;
         }
+        close(one);
         v = benchmp_us(op_select);
     } else if (strcmp(op, "sig_install") == 0) {
         v = benchmp_us(op_sig_install);
