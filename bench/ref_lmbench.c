@@ -379,20 +379,24 @@ static void echo_forever(int rd, int wr)
             _exit(0);
     }
 }
+/* The buffers of bw_pipe, bw_unix and bw_tcp: lmbench valloc()s them (page-aligned), and
+ * bw_pipe's reader reads 128 bytes into a page ("destroy page alignment"). */
 static void write_forever(int wr)
 {
-    static char chunk[XFER_BYTES];
+    static _Alignas(4096) char chunk[XFER_BYTES];
     memset(chunk, 0x5a, sizeof chunk);
     for (;;)
         if (write(wr, chunk, sizeof chunk) <= 0)
             _exit(0);
 }
+static size_t bw_read_offset; /* 128 for bw_pipe */
 static void op_bw_read(uint64_t n)
 {
-    static char chunk[XFER_BYTES];
+    static _Alignas(4096) char space[XFER_BYTES + 4096];
+    char *chunk = space + bw_read_offset;
     while (n--)
-        for (size_t got = 0; got < sizeof chunk;) {
-            ssize_t r = read(fd_b, chunk + got, sizeof chunk - got);
+        for (size_t got = 0; got < XFER_BYTES;) {
+            ssize_t r = read(fd_b, chunk + got, XFER_BYTES - got);
             if (r <= 0)
                 die("bandwidth read");
             got += (size_t)r;
@@ -683,6 +687,7 @@ int main(int argc, char **argv)
     } else if (strncmp(op, "bw_", 3) == 0 && (!strcmp(op + 3, "pipe") || !strcmp(op + 3, "unix") ||
                                                !strcmp(op + 3, "tcp"))) {
         start_peer(op + 3, 1);
+        bw_read_offset = strcmp(op + 3, "pipe") == 0 ? 128 : 0;
         v = XFER_BYTES / benchmp_us(op_bw_read);
     } else if (strcmp(op, "ops") == 0 && argc == 4) {
         v = ops_ns(argv[2], argv[3]);

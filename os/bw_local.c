@@ -2,9 +2,11 @@
 /* Local communication bandwidth (seed 003 Table 7), lmbench 3's bw_pipe, bw_unix and
  * bw_tcp: a forked peer writes 64 KiB chunks (lmbench's XFERSIZE) as fast as it can and
  * the rank reads them; one operation is 64 KiB read, so the figure is the reader's rate
- * in steady state. TCP over 127.0.0.1 with the default socket buffers (lmbench enlarges
- * them to 1 MiB where it may; stated, not copied). UDP has no bandwidth figure, as in
- * seed 003 ("not available"). */
+ * in steady state. TCP over 127.0.0.1 with both sockets' buffers set to 1 MiB before they
+ * connect, as lmbench's SOCKBUF (Linux caps them at net.core.rmem_max and wmem_max and then
+ * stops tuning them). The buffers are page-aligned as lmbench's valloc()s, the pipe reader's
+ * 128 bytes into its page as bw_pipe's ("destroy page alignment"). UDP has no bandwidth
+ * figure, as in seed 003 ("not available"). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +17,22 @@
 #include "os_util.h"
 
 #define BW_LOCAL_XFER_BYTES (64 << 10)
+#define BW_LOCAL_TCP_SOCKBUF_BYTES (1 << 20)
+#define BW_LOCAL_PIPE_READ_OFFSET 128
 
 typedef struct bw_local_state {
     const mb_context_t *ctx;
     mb_os_transport_t transport;
     mb_os_channel_t ch;
-    char *buf;
+    char *space; /* page-aligned */
+    char *buf;   /* where reads go, in space */
 } bw_local_state_t;
 
 /* The peer: write chunks until the channel breaks. */
 static void bw_local_writer(mb_os_end_t end, void *arg)
 {
     (void)arg;
-    static char chunk[BW_LOCAL_XFER_BYTES];
+    static _Alignas(4096) char chunk[BW_LOCAL_XFER_BYTES];
     memset(chunk, 0x5a, sizeof chunk);
     for (;;)
         if (mb_os_write_full(end.wr, chunk, sizeof chunk) != 0)
@@ -40,7 +45,7 @@ static void bw_local_teardown(void *state)
     if (!s)
         return;
     mb_os_channel_close(&s->ch);
-    free(s->buf);
+    free(s->space);
     free(s);
 }
 
@@ -49,15 +54,18 @@ static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **
 {
     (void)pt;
     bw_local_state_t *s = calloc(1, sizeof *s);
-    if (!s || !(s->buf = malloc(BW_LOCAL_XFER_BYTES))) {
+    if (!s || !(s->space = aligned_alloc(4096, BW_LOCAL_XFER_BYTES + 4096))) {
         snprintf(err, errlen, "out of memory");
         free(s);
         return -1;
     }
     s->ctx = ctx;
     s->transport = *(const mb_os_transport_t *)ctx->arg;
-    if (mb_os_channel_open(&s->ch, s->transport, err, errlen) != 0) {
-        free(s->buf);
+    s->buf = s->space + (s->transport == MB_OS_PIPE ? BW_LOCAL_PIPE_READ_OFFSET : 0);
+    memset(s->space, 0, BW_LOCAL_XFER_BYTES + 4096); /* touched, as lmbench's touch() */
+    if (mb_os_channel_open(&s->ch, s->transport, BW_LOCAL_TCP_SOCKBUF_BYTES, err,
+                           errlen) != 0) {
+        free(s->space);
         free(s);
         return -1;
     }

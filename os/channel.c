@@ -74,14 +74,25 @@ static int channel_udp(mb_os_channel_t *ch)
     return 0;
 }
 
-static int channel_tcp(mb_os_channel_t *ch)
+/* Send and receive buffers of bytes on fd (0: as they are); 0 or -1. */
+static int channel_sockbuf(int fd, int bytes)
+{
+    return bytes <= 0 || (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes) == 0 &&
+                          setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) == 0)
+               ? 0
+               : -1;
+}
+
+/* The accepted end inherits the listening socket's buffers. */
+static int channel_tcp(mb_os_channel_t *ch, int sockbuf_bytes)
 {
     struct sockaddr_in a;
     int lis = channel_loopback(SOCK_STREAM, &a);
     if (lis < 0)
         return -1;
     int c = -1, s = -1;
-    if (listen(lis, 1) == 0 && (c = socket(AF_INET, SOCK_STREAM, 0)) >= 0 &&
+    if (channel_sockbuf(lis, sockbuf_bytes) == 0 && listen(lis, 1) == 0 &&
+        (c = socket(AF_INET, SOCK_STREAM, 0)) >= 0 && channel_sockbuf(c, sockbuf_bytes) == 0 &&
         connect(c, (struct sockaddr *)&a, sizeof a) == 0)
         s = accept(lis, NULL, NULL);
     int saved = errno;
@@ -97,7 +108,8 @@ static int channel_tcp(mb_os_channel_t *ch)
     return 0;
 }
 
-int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, char *err, size_t errlen)
+int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, int tcp_sockbuf_bytes, char *err,
+                       size_t errlen)
 {
     *ch = (mb_os_channel_t){.mine = {-1, -1}, .peer = {-1, -1}};
     int rc, sv[2];
@@ -123,7 +135,7 @@ int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, char *err, size
         }
         break;
     case MB_OS_UDP: rc = channel_udp(ch); break;
-    default: rc = channel_tcp(ch); break;
+    default: rc = channel_tcp(ch, tcp_sockbuf_bytes); break;
     }
     if (rc != 0) {
         snprintf(err, errlen, "cannot open a %s channel: %s", mb_os_transport_name(t),

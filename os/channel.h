@@ -29,8 +29,12 @@ typedef struct mb_os_channel {
     pid_t pid; /* the forked peer, or 0 */
 } mb_os_channel_t;
 
-/* Open both ends; 0, or -1 with err set and nothing left open. */
-int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, char *err, size_t errlen);
+/* Open both ends; 0, or -1 with err set and nothing left open. tcp_sockbuf_bytes > 0 sets
+ * both TCP sockets' send and receive buffers before they connect (lmbench's SOCKOPT_READ
+ * and SOCKOPT_WRITE; Linux caps them at net.core.rmem_max/wmem_max and stops tuning them);
+ * 0 leaves the system's. */
+int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, int tcp_sockbuf_bytes, char *err,
+                       size_t errlen);
 
 /* Fork the peer: it closes the rank's end and runs fn(end, arg), then _exit()s; the rank
  * closes the peer's end. 0, or -1 with err set. */

@@ -66,7 +66,7 @@ static int lat_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void *
     s->ctx = ctx;
     s->transport = *(const mb_os_transport_t *)ctx->arg;
     s->msg_bytes = lat_local_msg_bytes(s->transport);
-    if (mb_os_channel_open(&s->ch, s->transport, err, errlen) != 0) {
+    if (mb_os_channel_open(&s->ch, s->transport, 0, err, errlen) != 0) {
         free(s);
         return -1;
     }

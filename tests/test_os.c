@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -87,7 +88,7 @@ static void channel_round_trip(mb_os_transport_t t)
 {
     char err[256] = "", buf[4] = {1, 2, 3, 4};
     mb_os_channel_t ch;
-    if (mb_os_channel_open(&ch, t, err, sizeof err) != 0) {
+    if (mb_os_channel_open(&ch, t, 0, err, sizeof err) != 0) {
         if (t == MB_OS_UDP || t == MB_OS_TCP) {
             print_message("no loopback here (%s): %s\n", mb_os_transport_name(t), err);
             skip();
@@ -129,6 +130,33 @@ static void test_channel_tcp(void **state)
     channel_round_trip(MB_OS_TCP);
 }
 
+/* lmbench's SOCKBUF on both ends of a TCP channel (the accepted one inherits it from the
+ * listening socket), and the system's own without it. Linux doubles what is asked for. */
+static int channel_rcvbuf(int fd)
+{
+    int bytes = 0;
+    socklen_t len = sizeof bytes;
+    assert_int_equal(getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, &len), 0);
+    return bytes;
+}
+
+static void test_channel_tcp_sockbuf(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    mb_os_channel_t ch, plain;
+    if (mb_os_channel_open(&ch, MB_OS_TCP, 48 << 10, err, sizeof err) != 0) {
+        print_message("no loopback here: %s\n", err);
+        skip();
+    }
+    assert_int_equal(mb_os_channel_open(&plain, MB_OS_TCP, 0, err, sizeof err), 0);
+    assert_int_equal(channel_rcvbuf(ch.mine.rd), 2 * (48 << 10));
+    assert_int_equal(channel_rcvbuf(ch.peer.rd), 2 * (48 << 10));
+    assert_int_not_equal(channel_rcvbuf(plain.mine.rd), 2 * (48 << 10));
+    mb_os_channel_close(&ch);
+    mb_os_channel_close(&plain);
+}
+
 static void test_scratch_file(void **state)
 {
     (void)state;
@@ -150,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_channel_unix),
         cmocka_unit_test(test_channel_udp),
         cmocka_unit_test(test_channel_tcp),
+        cmocka_unit_test(test_channel_tcp_sockbuf),
         cmocka_unit_test(test_scratch_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
