@@ -7,16 +7,14 @@
  * accepted and kept open with nothing sent (lat_select tcp). Every descriptor is ready, so
  * the kernel polls each. The dups matter: 100 separately opened files took 1.57 us per
  * select against 1.45 us for 100 dups, in one process on the development VM. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "channel.h"
 #include "os_util.h"
 
 #define SELECT_MAX_FDS 100
@@ -27,7 +25,8 @@ typedef struct select_state {
     const mb_context_t *ctx;
     int fds[SELECT_MAX_FDS];
     int n, maxfd;
-    int peer; /* os.select_tcp: the accepted far end, or -1 */
+    mb_os_channel_t tcp; /* os.select_tcp: the connection whose near end is dup()ed */
+    bool has_tcp;
     fd_set saved;
     char path[256];
 } select_state_t;
@@ -50,34 +49,11 @@ static void select_teardown(void *state)
         return;
     for (int i = 0; i < s->n; i++)
         close(s->fds[i]);
-    if (s->peer >= 0)
-        close(s->peer);
+    if (s->has_tcp)
+        mb_os_channel_close(&s->tcp);
     if (s->path[0])
         unlink(s->path);
     free(s);
-}
-
-/* One TCP socket connected over 127.0.0.1, its far end accepted into *peer; -1 (and
- * nothing open) when that fails. */
-static int select_tcp_connected(int *peer)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET};
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    *peer = -1;
-    if (listener >= 0 && fd >= 0 && bind(listener, (struct sockaddr *)&a, sizeof a) == 0 &&
-        getsockname(listener, (struct sockaddr *)&a, &len) == 0 && listen(listener, 1) == 0 &&
-        connect(fd, (struct sockaddr *)&a, sizeof a) == 0)
-        *peer = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
-    if (listener >= 0)
-        close(listener);
-    if (*peer < 0 && fd >= 0) {
-        close(fd);
-        fd = -1;
-    }
-    return fd;
 }
 
 static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void **state,
@@ -89,16 +65,13 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
         return -1;
     }
     s->ctx = ctx;
-    s->peer = -1;
     int want = (int)pt->v[0];
-    int one;
+    int one; /* the descriptor dup()ed; the file's is closed after, the socket's channel kept */
     if (tcp) {
-        one = select_tcp_connected(&s->peer);
-        if (one < 0) {
-            snprintf(err, errlen, "cannot connect a TCP socket over 127.0.0.1: %s",
-                     strerror(errno));
+        if (mb_os_channel_open(&s->tcp, MB_OS_TCP, 0, err, errlen) != 0)
             goto fail;
-        }
+        s->has_tcp = true;
+        one = s->tcp.mine.rd;
     } else {
         one = mb_os_scratch_file(1, s->path, sizeof s->path, err, errlen);
         if (one < 0) {
@@ -114,7 +87,8 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
                      want, fd < 0 ? strerror(errno) : "over FD_SETSIZE");
             if (fd >= 0)
                 close(fd);
-            close(one);
+            if (!tcp)
+                close(one);
             goto fail;
         }
         s->fds[s->n] = fd;
@@ -122,7 +96,8 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
         if (fd > s->maxfd)
             s->maxfd = fd;
     }
-    close(one);
+    if (!tcp)
+        close(one);
     /* Every descriptor ready for writing, as lat_select's are: a select() that found fewer
      * would time another path through the kernel. */
     fd_set set = s->saved;
