@@ -581,6 +581,7 @@ bench_os() {
     }
     printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" \
         "spread ref/mb" "target"
+    local targets=0 met=0
     # row FIGURE METHOD REFERENCE MBSUITE TOLERANCE_PERCENT, each figure as MEDIAN/SPREAD: the
     # ratio mbsuite / reference of the medians.
     row() {
@@ -588,6 +589,11 @@ bench_os() {
         if [ -n "$rv" ] && [ -n "$mv" ] && [ -n "$5" ]; then
             verdict=$(awk -v m="$mv" -v r="$rv" -v t="$5" 'BEGIN { d = m / r - 1; if (d < 0) d = -d
                 printf "within %d%%: %s", t, (d <= t / 100 ? "yes" : "no") }')
+        fi
+        # A figure with a target counts, measured or not (a missing side is a miss).
+        if [ -n "$5" ]; then
+            targets=$((targets + 1))
+            [ "${verdict##*: }" = yes ] && met=$((met + 1))
         fi
         [ -n "$rv" ] && [ -n "$mv" ] && spread="${3#*/}/${4#*/}"
         printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "$1" "$2" "${rv:--}" "${mv:--}" \
@@ -626,6 +632,7 @@ bench_os() {
     for t in int64 double; do for k in add mul div; do
         row "$t $k latency, ns" "lat_ops" "$(refm "ops $t $k")" "$(mbm nsv os.ops median type=$t op=$k mode=latency)" ""
     done; done
+    echo "figures within their target: $met of $targets"
     echo "not set beside a reference (no lmbench 3 method for them in bench/ref_lmbench.c):"
     r="$TMP/os1/results.json"
     ns() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.4g ns' "$v" || echo "-"; }
