@@ -80,6 +80,7 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
         }
     }
     FD_ZERO(&s->saved);
+    bool dups_failed = false;
     for (; s->n < want; s->n++) {
         int fd = dup(one);
         if (fd < 0 || fd >= FD_SETSIZE) {
@@ -87,9 +88,8 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
                      want, fd < 0 ? strerror(errno) : "over FD_SETSIZE");
             if (fd >= 0)
                 close(fd);
-            if (!tcp)
-                close(one);
-            goto fail;
+            dups_failed = true;
+            break;
         }
         s->fds[s->n] = fd;
         FD_SET(fd, &s->saved);
@@ -98,6 +98,8 @@ static int select_setup_kind(const mb_context_t *ctx, const mb_point_t *pt, void
     }
     if (!tcp)
         close(one);
+    if (dups_failed)
+        goto fail;
     /* Every descriptor ready for writing, as lat_select's are: a select() that found fewer
      * would time another path through the kernel. */
     fd_set set = s->saved;
