@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* How a time budget is shared out (budget.h): estimates, slowness, shares and the working-set
  * cap, against figures worked out by hand. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include "budget.h"
+#include "point_cost.h"
 
 #define MIB ((uint64_t)1 << 20)
 
@@ -18,7 +20,7 @@ static uint64_t fake_touch(const mb_context_t *ctx, const mb_point_t *pt)
     return (uint64_t)pt->v[0];
 }
 
-/* 3 points, a warm-up of 10 ms and 11 + 1 intervals of 1 ms each: 22 ms a point; touch
+/* 3 points, a warm-up of 10 ms and max_experiments = 51 intervals of 1 ms each: 61 ms a point; touch
  * bytes 0, 100 MB and 150 MB at MB_BUDGET_TOUCH_NS_PER_BYTE. Taking turns on a node of 8
  * ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns). */
 static void test_estimate_by_hand(void **state)
@@ -28,20 +30,65 @@ static void test_estimate_by_hand(void **state)
     mb_config_defaults(&cfg);
     cfg.run_warmup = 10000000;
     cfg.run_min_experiments = 11;
+    cfg.run_max_experiments = 51;
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 8};
     mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_touch};
     mb_point_t pts[3] = {{.v = {0}}, {.v = {100000000}}, {.v = {150000000}}};
     mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
-    assert_float_equal(e.points_s, 3 * 0.022, 1e-12);
+    assert_float_equal(e.points_s, 3 * 0.061, 1e-12);
     assert_float_equal(e.touch_s, 250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9, 1e-9);
     b.scope = MB_SCOPE_SAMPLE_EACH;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
-    assert_float_equal(e.points_s, 4 * 3 * 0.022, 1e-12);
+    assert_float_equal(e.points_s, 4 * 3 * 0.061, 1e-12);
     assert_float_equal(e.touch_s, 4 * 250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9, 1e-9);
     b.touch_bytes = NULL;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
     assert_float_equal(e.touch_s, 0, 0);
+}
+
+static uint64_t fake_bytes(const mb_context_t *ctx, const mb_point_t *pt)
+{
+    (void)ctx;
+    return (uint64_t)pt->v[0];
+}
+
+/* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
+ * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
+ * iteration) + 10 iterations; a point 10 ms + 12 experiments (max_experiments 12, or under
+ * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
+ * working set, counted apart: its experiments stay at enough. */
+static void test_point_cost_by_hand(void **state)
+{
+    (void)state;
+    mb_config_t cfg;
+    mb_config_defaults(&cfg);
+    cfg.run_warmup = 10000000;
+    cfg.run_min_experiments = 11;
+    cfg.run_max_experiments = 12;
+    mb_timing_t timing = {.enough_ns = 1e6};
+    mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 1};
+    mb_bench_t b = {.name = "t.msg", .scope = MB_SCOPE_ONE, .bytes_per_op = fake_bytes,
+                    .ops_per_iter = 2, .lead_in = 10};
+    mb_point_t pts[3] = {{.v = {0}}, {.v = {1000000}}, {.v = {100000000}}};
+    double k = MB_POINT_COST_NS_PER_MESSAGE_BYTE;
+    double it1 = 2 * 1e6 * k, it2 = 2 * 1e8 * k; /* ns */
+    assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[0]), 0, 0);
+    assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[2]), it2, 1e-6);
+    double c0 = 0.010 + 12 * 0.001;
+    double c1 = 0.010 + 12 * (fmax(1e6, it1) + 10 * it1) / 1e9;
+    double c2 = 0.010 + 12 * (fmax(1e6, it2) + 10 * it2) / 1e9;
+    assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[0]), c0, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[2]), c2, 1e-12);
+    cfg.run_max_experiments = 5; /* below the minimum: min_experiments counts */
+    cfg.run_min_experiments = 12;
+    assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
+    assert_true(c2 > 50 * c0); /* 100 MB messages: iterations of 10 ms against enough's 1 ms */
+    assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, c0 + c1 + c2, 1e-12);
+    b.touch_bytes = fake_bytes;
+    assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[2]), 0, 0);
+    assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[2]), c0, 1e-12);
 }
 
 static mb_budget_estimate_t est(double points_s, double touch_s)
@@ -129,6 +176,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_by_hand),
+        cmocka_unit_test(test_point_cost_by_hand),
         cmocka_unit_test(test_slowness_by_part),
         cmocka_unit_test(test_share_by_hand),
         cmocka_unit_test(test_span_cap_by_hand),

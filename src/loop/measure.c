@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mpi_util.h"
+#include "point_cost.h"
 #include "point_order.h"
 #include "progress.h"
 #include "rank_place.h"
@@ -357,10 +358,12 @@ static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
 }
 
 /* Under a budget, whether the benchmark stops before the k-th point of its order (rank 0's
- * clock decides, for every rank); else the k-th point's share of what is left, in ns (the
- * limit on its repetitions: half of the share, the rest being warm-up and sizing). */
-static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends, size_t npts,
-                                 double *time_limit_ns)
+ * clock decides, for every rank); else the k-th point's share of what is left, in ns: in
+ * proportion to its expected cost among those of the points still to come (cost_left_s, this
+ * one's included; point_cost.h), so that a large message's point is not held to a small
+ * one's time. Its repetitions get half of that, the rest being warm-up and sizing. */
+static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends, double cost_s,
+                                 double cost_left_s, double *time_limit_ns)
 {
     *time_limit_ns = 0;
     if (ctx->budget_deadline_s <= 0)
@@ -369,7 +372,8 @@ static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends,
     int stop = ctx->rank == 0 && k >= ends && left_s <= 0;
     MB_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
     if (!stop)
-        *time_limit_ns = left_s > 0 ? left_s / (double)(npts - k) / 2 * 1e9 : 1;
+        *time_limit_ns =
+            left_s > 0 && cost_left_s > 0 ? left_s * cost_s / cost_left_s / 2 * 1e9 : 1;
     return stop;
 }
 
@@ -522,12 +526,25 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     measure_first_t first = {.comm = MPI_COMM_NULL};
     char measured_by[1024] = "";
 
+    /* Under a budget, each point's expected cost and the sum from it to the last. */
+    double *cost_s = NULL, cost_left_s = 0;
+    if (ctx->budget_deadline_s > 0) {
+        cost_s = malloc((npts ? npts : 1) * sizeof *cost_s);
+        if (!cost_s)
+            mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+        for (size_t i = 0; i < npts; i++)
+            cost_left_s += cost_s[i] = mb_point_cost_s(ctx, b, &pts[i]);
+    }
+
     for (size_t k = 0; k < npts; k++) {
         size_t i = order[k];
-        if (measure_budget_stops(ctx, k, ends, npts, &opts.time_limit_ns)) {
+        if (measure_budget_stops(ctx, k, ends, cost_s ? cost_s[i] : 1, cost_left_s,
+                                 &opts.time_limit_ns)) {
             dropped_points = (json_int_t)(npts - k);
             break;
         }
+        if (cost_s)
+            cost_left_s -= cost_s[i];
         mb_scope_t scope = measure_scope(b, &pts[i]);
         if (scope == MB_SCOPE_FIRST_RANKS)
             measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
@@ -592,6 +609,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     if (first.comm != MPI_COMM_NULL)
         MB_MPI_CHECK(MPI_Comm_free(&first.comm));
     mb_mpi_wait_quietly(ctx->comm);
+    free(cost_s);
     free(order);
     if (!root)
         return NULL;

@@ -4,22 +4,19 @@
 
 #include <math.h>
 
+#include "point_cost.h"
 #include "rank_sample.h"
 
 mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
                                         const mb_point_t *pts, size_t npts)
 {
-    const mb_config_t *cfg = ctx->config;
-    double point_s = ((double)cfg->run_warmup +
-                      (double)(cfg->run_min_experiments + 1) * ctx->timing->enough_ns) /
-                     1e9;
     /* Ranks taking turns measure each point once each. */
     int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
     mb_budget_estimate_t est = {0, 0};
     for (size_t i = 0; i < npts; i++) {
         bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
         double times = taking_turns && turns > 1 ? turns : 1;
-        est.points_s += times * point_s;
+        est.points_s += times * mb_point_cost_s(ctx, b, &pts[i]);
         if (b->touch_bytes)
             est.touch_s +=
                 times * (double)b->touch_bytes(ctx, &pts[i]) * MB_BUDGET_TOUCH_NS_PER_BYTE / 1e9;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* How a time budget (--time-budget, [run] time_budget) is shared out among the benchmarks.
- * Each benchmark's cost is estimated before it runs: its points at a warm-up and
- * min_experiments + 1 intervals of enough, plus the bytes its points set up and walk in
- * memory (mb_bench_t.touch_bytes) at a fixed rate; the estimates are scaled by how much
- * slower than estimated the run has gone so far. A benchmark gets all of the slack when
+ * Each benchmark's cost is estimated before it runs: its points (point_cost.h: a warm-up and
+ * max_experiments experiments of enough, or of its messages' time where that is longer),
+ * plus the bytes its points set up and walk in memory (mb_bench_t.touch_bytes) at a fixed
+ * rate; the estimates are scaled by how much slower than estimated the run has gone so far. A benchmark gets all of the slack when
  * everything fits, so a run that fits loses nothing; when it does not, the points' grids are
  * kept first and the memory work is cut: a benchmark whose share is shorter than its memory
  * work needs runs on smaller working sets ("the largest that fits the time"), and says so.
@@ -31,7 +31,7 @@
 
 /* A benchmark's cost estimate, in two parts: per-point experiments and memory work. */
 typedef struct mb_budget_estimate {
-    double points_s; /* warm-up and minimum experiments of every point */
+    double points_s; /* warm-up and experiments of every point (point_cost.h) */
     double touch_s;  /* setting up and walking the points' working sets */
 } mb_budget_estimate_t;
 

@@ -74,11 +74,13 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "min_experiments", MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
         "points_dropped", (json_int_t)dropped, "benchmarks_span_cut", (json_int_t)span_cut, "how",
         "each benchmark is estimated before it runs: its points at a warm-up and "
-        "min_experiments intervals of enough, plus the bytes of its working sets, scaled by how "
+        "max_experiments experiments, each of enough or of its messages' time where longer, "
+        "plus the bytes of its working sets, scaled by how "
         "much slower than estimated the run has gone; when all fit, it may use the time left "
         "less the rest's estimates; when not, every benchmark keeps its points' time and the "
         "working sets share what is left, cut to fit (memory_span_cap_bytes); when not even the "
-        "points fit, the time left is shared in proportion to them; within a benchmark, points "
+        "points fit, the time left is shared in proportion to them; within a benchmark, each "
+        "point gets a share of the benchmark's time left in proportion to its estimate; points "
         "run coarse to fine (both ends of every axis first, then the size grid halved, process "
         "counts before finer sizes); first fewer repetitions per point (trimmed_by_budget), then "
         "the finest sizes and process counts not reached are dropped (dropped_by_budget)");

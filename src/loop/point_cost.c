@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* What measuring one point is expected to cost (point_cost.h). */
+#include "point_cost.h"
+
+#include <math.h>
+
+double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    if (!b->bytes_per_op || b->touch_bytes)
+        return 0;
+    double ops = b->ops_per_iter_at ? b->ops_per_iter_at(ctx, pt) : b->ops_per_iter;
+    return fmax(ops, 1) * (double)b->bytes_per_op(ctx, pt) * MB_POINT_COST_NS_PER_MESSAGE_BYTE;
+}
+
+double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    const mb_config_t *cfg = ctx->config;
+    double iter_ns = mb_point_iteration_ns(ctx, b, pt);
+    double experiment_ns = fmax(ctx->timing->enough_ns, iter_ns) + (double)b->lead_in * iter_ns;
+    uint64_t experiments = cfg->run_max_experiments > cfg->run_min_experiments
+                               ? cfg->run_max_experiments
+                               : cfg->run_min_experiments;
+    return ((double)cfg->run_warmup + (double)experiments * experiment_ns) / 1e9;
+}
