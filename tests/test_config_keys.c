@@ -34,7 +34,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.timing_clock, MB_CLOCK_MONOTONIC);
     assert_int_equal(c.timing_enough, 0); /* auto */
     assert_int_equal(c.timing_enough_max, 100000000);
-    assert_int_equal(c.timing_enough_fallback, 10000000);
+    assert_int_equal(c.timing_enough_fallback, 0); /* auto */
     assert_int_equal(c.harness_bcopy_sizes.n, 1);
     assert_int_equal(c.harness_bcopy_sizes.bytes[0], MiB);
     assert_int_equal(c.harness_bcopy_cold_span, 0); /* auto */
@@ -92,7 +92,7 @@ static void test_json_has_every_key(void **state)
         {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
                 "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"point_timeout\":300000000000}"},
         {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
-                   "\"enough_fallback\":10000000}"},
+                   "\"enough_fallback\":\"auto\"}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},
         {"preflight", "{\"enabled\":true,\"mhz_measurements\":11,\"perturb_duration\":20000000,"
                       "\"perturb_count\":100,\"perturb_memory_count\":20,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"

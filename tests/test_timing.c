@@ -160,6 +160,24 @@ static void test_enough_falls_back_when_noisy(void **unused)
     assert_float_equal(t.enough_ns, 1e6, 1e-6);
 }
 
+/* Noise that no test survives: the search stops trying candidates after 3 s of the clock's
+ * time (it went on to 100 ms candidates, some 30 s), and the auto fallback (0) is the first
+ * candidate, 1000 clock steps, not verified. */
+static void test_enough_search_is_bounded(void **unused)
+{
+    (void)unused;
+    sim_t s = {.resolution_ns = 1000, .op_ns = 3, .noise = 0.5, .seed = 1};
+    mb_clock_t clk = sim_clock(&s);
+    mb_timing_t t = {.clock = &clk, .resolution_ns = 1000};
+    mb_timing_compute_enough(&t, 100e6, 0, sim_run, &s);
+    assert_false(t.enough_verified);
+    assert_string_equal(t.enough_source, "fallback");
+    assert_float_equal(t.enough_ns, 1e6, 1e-6);
+    /* 3 s, and the candidate under way then (20 ms: 6 attempts of 21 intervals, 2.5 s). */
+    assert_true(s.now_ns < 6e9);
+    assert_true(s.now_ns > 3e9);
+}
+
 static void test_interval_ok_detects_a_coarse_clock(void **unused)
 {
     (void)unused;
@@ -183,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_enough_rescans_after_a_burst),
         cmocka_unit_test(test_enough_sees_through_one_sided_noise),
         cmocka_unit_test(test_enough_falls_back_when_noisy),
+        cmocka_unit_test(test_enough_search_is_bounded),
         cmocka_unit_test(test_interval_ok_detects_a_coarse_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,13 @@
 static const double timing_tolerances[] = {0.001, 0.002, 0.005, 0.01};
 /* Scans of the candidates at most (mb_timing_compute_enough). */
 #define TIMING_SCANS 3
+/* The search tries no further candidate once it has run this long. Noise that fails the
+ * shortest candidates fails the longer ones more, not less: with the other vCPU of the
+ * 2-core KVM VM busy, 50 us passed 10 of 10 tries at 0.1% and 0.1-10 ms 0-1 of 10 even at
+ * 1%; so a search that found nothing short went on through candidates up to enough_max
+ * (100 ms) for some 30 s and ended in the fallback anyway, on 1 of 5 default runs there and
+ * on 2 of 3 runs at -np 16 of a 16-core VM (issue 15). 3 s reaches the 10 ms candidate. */
+#define TIMING_SEARCH_NS 3e9
 #define LOOP_OVERHEAD_TRIES 11
 #define RESOLUTION_BUDGET_NS 20000000.0 /* stop sampling the resolution after 20 ms */
 
@@ -156,11 +163,12 @@ static double timing_round_125(double x)
 
 /* The first candidate of [first, below) that passes the jiggle test (the tolerances and
  * attempts as the header says), with the tolerance it passed in *tol; 0 when none does. */
-static double timing_scan(const mb_timing_t *t, double first, double below, mb_run_fn run,
-                          void *state, double *tol)
+static double timing_scan(const mb_timing_t *t, double first, double below, uint64_t until_ns,
+                          mb_run_fn run, void *state, double *tol)
 {
     size_t ntol = sizeof timing_tolerances / sizeof timing_tolerances[0];
-    for (double cand = first; cand < below; cand = timing_round_125(cand * 1.5))
+    for (double cand = first; cand < below && mb_clock_now_ns(t->clock) < until_ns;
+         cand = timing_round_125(cand * 1.5))
         for (size_t k = 0; k < ntol; k++) {
             /* The strictest tolerance gets the attempts; a wider one is a second opinion. */
             int attempts = k == 0 ? JIGGLE_ATTEMPTS : 1;
@@ -189,9 +197,10 @@ void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
      * scan that passed none: it took some 30 s, and noise that lasted through it is no
      * burst.) */
     t->enough_scans = 0;
+    uint64_t until_ns = mb_clock_now_ns(t->clock) + (uint64_t)TIMING_SEARCH_NS;
     for (int scan = 0; scan < TIMING_SCANS && (scan == 0 || found > first); scan++) {
         double tol_here = 0, below = found > 0 ? found : limit;
-        double here = timing_scan(t, first, below, run, state, &tol_here);
+        double here = timing_scan(t, first, below, until_ns, run, state, &tol_here);
         t->enough_scans = scan + 1;
         if (here > 0) {
             found = here;
@@ -205,8 +214,11 @@ void mb_timing_compute_enough(mb_timing_t *t, double max_ns, double fallback_ns,
         t->enough_source = "measured";
         return;
     }
-    /* Never shorter than 1000 clock steps, so a coarse clock still errs by 0.1% at most. */
-    t->enough_ns = fallback_ns > 1000.0 * resolution ? fallback_ns : 1000.0 * resolution;
+    /* Never shorter than 1000 clock steps, so a coarse clock still errs by 0.1% at most;
+     * 0 (auto): the first candidate, those 1000 steps, for a clock fine enough that the
+     * noise failed the test, not the clock: the medians of repeated experiments take the
+     * noise, as they would of a verified enough. */
+    t->enough_ns = fallback_ns > first ? fallback_ns : first;
     t->enough_verified = false;
     t->enough_source = "fallback";
 }

@@ -237,7 +237,8 @@ static void report_context_clock(FILE *f, const json_t *system)
         fprintf(f, "%s (verified by the jiggle test; %s)\n", a, source);
     else if (source && strcmp(source, "fallback") == 0)
         fprintf(f, "%s (NOT verified: no interval passed the jiggle test even at +-1%%, so the "
-                   "fallback [timing] enough_fallback was used; every experiment is that long)\n",
+                   "fallback [timing] enough_fallback was used: with auto, 1000 clock steps; the "
+                   "medians of repeated experiments take the noise that failed the test)\n",
                 a);
     else if (json_is_false(verified))
         fprintf(f, "%s (NOT verified; %s)\n", a, source);
