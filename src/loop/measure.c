@@ -101,6 +101,18 @@ static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
 }
 
 /* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
+/* The longest nap of a rank waiting idle for a point measured elsewhere (mb_mpi_wait_quietly):
+ * it wakes up to that late, and the next point waits for it. Where every rank of the node has
+ * a core of its own, 1 ms: a point of the message-passing sweep takes 11-15 ms, and with naps
+ * growing to 10 ms the idle ranks of a -np 16 run made mpi.send's points 31 ms each on a
+ * 16-core VM against 13 ms at -np 2 (issue 13). Where ranks share cores, 10 ms, so that a
+ * waiting rank wakes the core it shares with a measuring one rarely. */
+static long measure_idle_nap_ns(const mb_context_t *ctx)
+{
+    int cores = ctx->topology ? hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_CORE) : 0;
+    return cores > 0 && ctx->node_size <= cores ? 1000000 : 10000000;
+}
+
 static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm first_ranks)
 {
     switch (scope) {
@@ -253,7 +265,7 @@ static int measure_turns(const mb_loop_t *base, const mb_loop_work_t *work, cons
             measured = true;
             failed = mb_loop_measure(&alone, work, res) != 0;
         }
-        mb_mpi_wait_quietly(comm);
+        mb_mpi_wait_quietly_for(comm, measure_idle_nap_ns(ctx));
     }
     if (measure_any_failed(comm, "local rank", failed, res->reason, sizeof res->reason)) {
         if (!failed)
@@ -526,6 +538,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     measure_first_t first = {.comm = MPI_COMM_NULL};
     char measured_by[1024] = "";
 
+    long idle_nap_ns = measure_idle_nap_ns(ctx);
     /* Under a budget, each point's expected cost and the sum from it to the last. */
     double *cost_s = NULL, cost_left_s = 0;
     if (ctx->budget_deadline_s > 0) {
@@ -575,7 +588,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         if (scope == MB_SCOPE_ONE && ctx->leaders != MPI_COMM_NULL)
             rc = measure_over_nodes(ctx, rc, &m, reason, sizeof reason, &over);
         /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
-        mb_mpi_wait_quietly(ctx->comm);
+        mb_mpi_wait_quietly_for(ctx->comm, idle_nap_ns);
         mb_watchdog_disarm();
         if (!root) {
             mb_measurement_free(&m);

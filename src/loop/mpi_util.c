@@ -34,11 +34,16 @@ static void mpi_complete_quietly(MPI_Request *req, long max_nap_ns)
     }
 }
 
-void mb_mpi_wait_quietly(MPI_Comm comm)
+void mb_mpi_wait_quietly_for(MPI_Comm comm, long max_nap_ns)
 {
     MPI_Request req;
     MB_MPI_CHECK(MPI_Ibarrier(comm, &req));
-    mpi_complete_quietly(&req, 10000000);
+    mpi_complete_quietly(&req, max_nap_ns);
+}
+
+void mb_mpi_wait_quietly(MPI_Comm comm)
+{
+    mb_mpi_wait_quietly_for(comm, 10000000);
 }
 
 void mb_mpi_allreduce_quietly(const void *mine, void *all, int count, MPI_Datatype type, MPI_Op op,

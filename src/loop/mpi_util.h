@@ -22,6 +22,9 @@ _Noreturn void mb_mpi_fail(const char *call, int rc, const char *file, int line)
 /* Collective barrier over comm that sleeps between polls (MPI_Ibarrier + MPI_Test), so
  * ranks waiting for a long measurement elsewhere leave their cores alone. */
 void mb_mpi_wait_quietly(MPI_Comm comm);
+/* The same with naps of at most max_nap_ns (mb_mpi_wait_quietly's: 10 ms): a rank that
+ * wakes late holds up the others' next step by up to its nap. */
+void mb_mpi_wait_quietly_for(MPI_Comm comm, long max_nap_ns);
 
 /* MPI_Allreduce that sleeps between polls (naps of at most 1 ms): for ranks that finish an
  * interval early while others on the same cores still measure theirs (oversubscribed
