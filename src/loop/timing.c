@@ -36,7 +36,9 @@ static const double timing_tolerances[] = {0.001, 0.002, 0.005, 0.01};
  * 2-core KVM VM busy, 50 us passed 10 of 10 tries at 0.1% and 0.1-10 ms 0-1 of 10 even at
  * 1%; so a search that found nothing short went on through candidates up to enough_max
  * (100 ms) for some 30 s and ended in the fallback anyway, on 1 of 5 default runs there and
- * on 2 of 3 runs at -np 16 of a 16-core VM (issue 15). 3 s reaches the 10 ms candidate. */
+ * on 2 of 3 runs at -np 16 of a 16-core VM (issue 15). 3 s reaches the 10 ms candidate;
+ * the search stops before an attempt (up to 21 intervals of the candidate), not only before
+ * a candidate (6 attempts: a search that reached 20 ms took 6.2 s). */
 #define TIMING_SEARCH_NS 3e9
 #define LOOP_OVERHEAD_TRIES 11
 #define RESOLUTION_BUDGET_NS 20000000.0 /* stop sampling the resolution after 20 ms */
@@ -167,12 +169,12 @@ static double timing_scan(const mb_timing_t *t, double first, double below, uint
                           mb_run_fn run, void *state, double *tol)
 {
     size_t ntol = sizeof timing_tolerances / sizeof timing_tolerances[0];
-    for (double cand = first; cand < below && mb_clock_now_ns(t->clock) < until_ns;
-         cand = timing_round_125(cand * 1.5))
+    for (double cand = first; cand < below; cand = timing_round_125(cand * 1.5))
         for (size_t k = 0; k < ntol; k++) {
             /* The strictest tolerance gets the attempts; a wider one is a second opinion. */
             int attempts = k == 0 ? JIGGLE_ATTEMPTS : 1;
-            for (int attempt = 0; attempt < attempts; attempt++)
+            for (int attempt = 0; attempt < attempts && mb_clock_now_ns(t->clock) < until_ns;
+                 attempt++)
                 if (mb_timing_interval_ok(t->clock, t->resolution_ns, cand, timing_tolerances[k],
                                           run, state)) {
                     *tol = timing_tolerances[k];
