@@ -14,7 +14,7 @@
 
 #define MIB ((uint64_t)1 << 20)
 
-static uint64_t fake_touch(const mb_context_t *ctx, const mb_point_t *pt)
+static uint64_t fake_bytes(const mb_context_t *ctx, const mb_point_t *pt)
 {
     (void)ctx;
     return (uint64_t)pt->v[0];
@@ -33,7 +33,7 @@ static void test_estimate_by_hand(void **state)
     cfg.run_max_experiments = 51;
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 8};
-    mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_touch};
+    mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_bytes};
     mb_point_t pts[3] = {{.v = {0}}, {.v = {100000000}}, {.v = {150000000}}};
     mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
     assert_float_equal(e.points_s, 3 * 0.061, 1e-12);
@@ -45,12 +45,6 @@ static void test_estimate_by_hand(void **state)
     b.touch_bytes = NULL;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
     assert_float_equal(e.touch_s, 0, 0);
-}
-
-static uint64_t fake_bytes(const mb_context_t *ctx, const mb_point_t *pt)
-{
-    (void)ctx;
-    return (uint64_t)pt->v[0];
 }
 
 /* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an

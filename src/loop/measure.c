@@ -100,7 +100,6 @@ static mb_scope_t measure_scope(const mb_bench_t *b, const mb_point_t *pt)
     return b->scope_of ? b->scope_of(pt) : b->scope;
 }
 
-/* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
 /* The longest nap of a rank waiting idle for a point measured elsewhere (mb_mpi_wait_quietly):
  * it wakes up to that late, and the next point waits for it. Where every rank of the node has
  * a core of its own, 1 ms: a point of the message-passing sweep takes 11-15 ms, and with naps
@@ -113,6 +112,7 @@ static long measure_idle_nap_ns(const mb_context_t *ctx)
     return cores > 0 && ctx->node_size <= cores ? 1000000 : 10000000;
 }
 
+/* The communicator of the ranks that measure pt, or MPI_COMM_NULL when this rank does not. */
 static MPI_Comm measure_comm(const mb_context_t *ctx, mb_scope_t scope, MPI_Comm first_ranks)
 {
     switch (scope) {

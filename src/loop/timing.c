@@ -31,7 +31,7 @@
 static const double timing_tolerances[] = {0.001, 0.002, 0.005, 0.01};
 /* Scans of the candidates at most (mb_timing_compute_enough). */
 #define TIMING_SCANS 3
-/* The search tries no further candidate once it has run this long. Noise that fails the
+/* The search makes no further attempt once it has run this long. Noise that fails the
  * shortest candidates fails the longer ones more, not less: with the other vCPU of the
  * 2-core KVM VM busy, 50 us passed 10 of 10 tries at 0.1% and 0.1-10 ms 0-1 of 10 even at
  * 1%; so a search that found nothing short went on through candidates up to enough_max

@@ -43,7 +43,7 @@ bool mb_timing_interval_ok(const mb_clock_t *clk, double resolution_ns, double i
 /* Shortest interval that passes the jiggle test: candidates in a 1-2-5 sequence from 1000 x
  * resolution (a clock step is then 0.1% of it) up to max_ns, each tried at +-0.1% (3
  * attempts), then +-0.2%, 0.5% and 1% (the seed's bound) before the next candidate, no
- * further candidate once the search has run 3 s on t->clock; when none passes, fallback_ns,
+ * further attempt once the search has run 3 s on t->clock; when none passes, fallback_ns,
  * or the first candidate if longer or fallback_ns is 0 (auto) (seed 000 6.1: 1 s after
  * 100 ms, for a coarse clock). A scan that passes above the first candidate is followed by
  * up to two more over the shorter candidates, the shortest passing one kept: noise that

@@ -3,10 +3,11 @@
  * Each benchmark's cost is estimated before it runs: its points (point_cost.h: a warm-up and
  * max_experiments experiments of enough, or of its messages' time where that is longer),
  * plus the bytes its points set up and walk in memory (mb_bench_t.touch_bytes) at a fixed
- * rate; the estimates are scaled by how much slower than estimated the run has gone so far. A benchmark gets all of the slack when
- * everything fits, so a run that fits loses nothing; when it does not, the points' grids are
- * kept first and the memory work is cut: a benchmark whose share is shorter than its memory
- * work needs runs on smaller working sets ("the largest that fits the time"), and says so.
+ * rate; the estimates are scaled by how much slower than estimated the run has gone so far.
+ * A benchmark gets all of the slack when everything fits, so a run that fits loses nothing;
+ * when it does not, the points' grids are kept first and the memory work is cut: a
+ * benchmark whose share is shorter than its memory work needs runs on smaller working sets
+ * ("the largest that fits the time"), and says so.
  * Pure arithmetic; the driver applies it and rank 0's clock decides. */
 #ifndef MB_BUDGET_H
 #define MB_BUDGET_H
