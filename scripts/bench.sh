@@ -355,6 +355,18 @@ bench_scaling() {
         scaling_run config/quick.ini 64 "-"
     fi
     scaling_run config/default.ini 2 "<= 90"
+    # What the default run's budget cut (issue 13: the message-passing sweep should keep its
+    # points) and what its enough search found (issue 15).
+    local r="$TMP/scale-default-2/results.json" p2p coll
+    read -r _ _ _ _ p2p <<<"$($GET "$r" fits p2p 5 2>/dev/null || echo - - - - n/a)"
+    read -r _ _ _ _ coll <<<"$($GET "$r" fits coll 10 2>/dev/null || echo - - - - n/a)"
+    echo "default at -np 2 under its budget: $($GET "$r" time_budget points 2>/dev/null || echo n/a) points" \
+         "measured, $($GET "$r" time_budget points_dropped 2>/dev/null || echo n/a) dropped," \
+         "$($GET "$r" time_budget points_trimmed 2>/dev/null || echo n/a) cut short;" \
+         "enough $($GET "$r" system.clock enough_ns 2>/dev/null || echo n/a) ns" \
+         "($($GET "$r" system.clock enough_source 2>/dev/null || echo n/a))," \
+         "calibration $(calc '%.2f' "$($GET "$r" timings phase calibration 2>/dev/null || echo 0)") s;" \
+         "held-out error over target: point-to-point $p2p of 14 over 5%, collectives $coll over 10%"
 }
 
 # Issue 15: the node's figures beside small reference programs with the peers' methods

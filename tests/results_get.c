@@ -34,7 +34,7 @@
 static int get_usage(void)
 {
     fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock|system.mpi|preflight|timings KEY\n"
+                    "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget KEY\n"
                     "       results_get FILE system.os_phase KEY\n"
                     "       results_get FILE timings phase NAME\n"
                     "       results_get FILE timings slowest\n"
@@ -306,7 +306,7 @@ int main(int argc, char **argv)
     }
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
     if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "system.mpi") == 0 ||
-        strcmp(argv[2], "system.os_phase") == 0 ||
+        strcmp(argv[2], "system.os_phase") == 0 || strcmp(argv[2], "time_budget") == 0 ||
         strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0) {
         const json_t *obj = root;
         char path[256];
