@@ -20,17 +20,24 @@ static uint64_t fake_bytes(const mb_context_t *ctx, const mb_point_t *pt)
     return (uint64_t)pt->v[0];
 }
 
-/* 3 points, a warm-up of 10 ms and max_experiments = 51 intervals of 1 ms each: 61 ms a point; touch
- * bytes 0, 100 MB and 150 MB at MB_BUDGET_TOUCH_NS_PER_BYTE. Taking turns on a node of 8
- * ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns). */
-static void test_estimate_by_hand(void **state)
+/* The tests' configuration: a warm-up of 10 ms, 11 to max_experiments experiments. */
+static mb_config_t config_by_hand(uint64_t max_experiments)
 {
-    (void)state;
     mb_config_t cfg;
     mb_config_defaults(&cfg);
     cfg.run_warmup = 10000000;
     cfg.run_min_experiments = 11;
-    cfg.run_max_experiments = 51;
+    cfg.run_max_experiments = max_experiments;
+    return cfg;
+}
+
+/* 3 points, a warm-up of 10 ms and max_experiments = 51 intervals of 1 ms each: 61 ms a
+ * point; touch bytes 0, 100 MB and 150 MB at MB_BUDGET_TOUCH_NS_PER_BYTE. Taking turns on a
+ * node of 8 ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns). */
+static void test_estimate_by_hand(void **state)
+{
+    (void)state;
+    mb_config_t cfg = config_by_hand(51);
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 8};
     mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_bytes};
@@ -55,11 +62,7 @@ static void test_estimate_by_hand(void **state)
 static void test_point_cost_by_hand(void **state)
 {
     (void)state;
-    mb_config_t cfg;
-    mb_config_defaults(&cfg);
-    cfg.run_warmup = 10000000;
-    cfg.run_min_experiments = 11;
-    cfg.run_max_experiments = 12;
+    mb_config_t cfg = config_by_hand(12);
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 1};
     mb_bench_t b = {.name = "t.msg", .scope = MB_SCOPE_ONE, .bytes_per_op = fake_bytes,

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "measure.h"
+
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {
     if (!b->bytes_per_op || b->touch_bytes)
@@ -17,8 +19,6 @@ double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_po
     const mb_config_t *cfg = ctx->config;
     double iter_ns = mb_point_iteration_ns(ctx, b, pt);
     double experiment_ns = fmax(ctx->timing->enough_ns, iter_ns) + (double)b->lead_in * iter_ns;
-    uint64_t experiments = cfg->run_max_experiments > cfg->run_min_experiments
-                               ? cfg->run_max_experiments
-                               : cfg->run_min_experiments;
-    return ((double)cfg->run_warmup + (double)experiments * experiment_ns) / 1e9;
+    mb_measure_opts_t opts = mb_measure_opts_of(cfg);
+    return (opts.warmup_ns + (double)mb_loop_max_experiments(&opts) * experiment_ns) / 1e9;
 }
