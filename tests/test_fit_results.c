@@ -152,6 +152,56 @@ static void test_fit_results(void **state)
     json_decref(root);
 }
 
+/* A fast call timed on a coarse clock: 18 ns with 1% scatter from point to point, every
+ * point's experiments alike (a CI of zero width). Its error floor is what the clock leaves
+ * unknown of the median, 1.2533 * 20 / sqrt(6 * 90 * 51) = 0.15 ns, below the scatter, so
+ * the right model (a constant) gets a reduced chi2 near 1. A document that states no clock
+ * keeps a 1 ns floor, 5.5% of the time, and the same points fit far too well. */
+static json_t *clock_floor_doc(bool with_clock)
+{
+    json_t *b = mb_testdoc_bench("mpi.fast", "linear_pd", NULL, "size_bytes:message_size",
+                                 "pair:label:intra", NULL);
+    /* A fixed pseudo-random walk of +-1% (no library seed to drift between builds). */
+    uint32_t x = 12345;
+    for (double d = 1; d <= 4096; d *= 1.5) {
+        double u = 0;
+        for (int k = 0; k < 12; k++) { /* Irwin-Hall: 12 uniforms less 6, ~ N(0, 1) */
+            x = x * 1664525u + 1013904223u;
+            u += (x >> 8) / 16777216.0;
+        }
+        double t = 18.0 * exp(0.01 * (u - 6));
+        json_array_append_new(json_object_get(b, "points"),
+                              json_pack("{s:{s:f, s:s}, s:s, s:i, s:i, s:f, s:[f, f]}", "params",
+                                        "size_bytes", floor(d), "pair", "intra", "status", "ok",
+                                        "n", 51, "iterations", 90, "median", t, "ci95", t, t));
+    }
+    json_t *root = json_pack("{s:[o]}", "benchmarks", b);
+    if (with_clock)
+        json_object_set_new(root, "system", json_pack("{s:{s:f}}", "clock", "resolution_ns", 20.0));
+    return root;
+}
+
+static void test_clock_floor(void **state)
+{
+    (void)state;
+    double chi2r[2];
+    for (int with_clock = 0; with_clock <= 1; with_clock++) {
+        json_t *root = clock_floor_doc(with_clock);
+        char err[256];
+        json_t *fits = mb_fit_results(root, err, sizeof err);
+        assert_non_null(fits);
+        const json_t *f = find_fit(fits, "mpi.fast", "pair", "intra");
+        assert_non_null(f);
+        assert_int_equal(json_array_size(json_object_get(f, "segments")), 1);
+        const json_t *seg = json_array_get(json_object_get(f, "segments"), 0);
+        chi2r[with_clock] = json_number_value(json_object_get(seg, "chi2_reduced"));
+        json_decref(fits);
+        json_decref(root);
+    }
+    assert_true(chi2r[1] > 0.3 && chi2r[1] < 3);
+    assert_true(chi2r[0] < 0.1);
+}
+
 /* Names mean nothing: a benchmark outside group mpi with unusual axis names is fitted by
  * its roles, one in group mpi with a size_bytes axis but no model is not. */
 static void test_fit_by_roles(void **state)
@@ -371,7 +421,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_results),    cmocka_unit_test(test_fit_by_roles),
         cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,11 @@
 /* 95% normal quantile: a CI of the median spans about 2 * 1.96 standard errors. */
 #define FIT_RESULTS_Z95 1.96
 #define FIT_RESULTS_SD_REL_FLOOR 0.005
+/* Without the clock's resolution (a document that does not state it), a point's standard
+ * error is at least this. */
 #define FIT_RESULTS_SD_ABS_FLOOR_NS 1.0
+/* The median's standard error is about sqrt(pi / 2) that of a mean of normal samples. */
+#define FIT_RESULTS_MEDIAN_SE_FACTOR 1.2533
 #define FIT_RESULTS_MAX_INTEGER 9007199254740992.0
 /* A benchmark without a ranks axis runs on a pair (point-to-point): p = 2. */
 #define FIT_RESULTS_P_DEFAULT 2.0
@@ -35,8 +39,15 @@ static json_t *fit_results_real(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The standard error the weights use; see the header. */
-static double fit_results_point_sd(const json_t *pt, double median)
+/* The standard error the weights use; see the header. At least what the clock's ticks
+ * alone leave unknown, resolution_ns (0: not stated): a duration read between two ticks of
+ * resolution r is off by a triangular error of sd r / sqrt(6), an experiment averages
+ * "iterations" of them at most (a per-call experiment times each call; a loop experiment
+ * spreads one such error over all its iterations, less), and the median of n experiments
+ * has sqrt(pi / 2) / sqrt(n) of that. A fixed 1 ns, the floor before, was 5% of an 18 ns
+ * mpi.send and made its flat stretch's Q 0.9999 (chi2/dof 0.1) with a 20 ns clock that
+ * leaves 0.1 ns unknown there. */
+static double fit_results_point_sd(const json_t *pt, double median, double resolution_ns)
 {
     const json_t *ci = json_object_get(pt, "ci95");
     double sd = 0;
@@ -46,7 +57,12 @@ static double fit_results_point_sd(const json_t *pt, double median)
              (2 * FIT_RESULTS_Z95);
     if (!isfinite(sd))
         sd = 0;
-    return fmax(sd, fmax(FIT_RESULTS_SD_REL_FLOOR * median, FIT_RESULTS_SD_ABS_FLOOR_NS));
+    double iters = json_number_value(json_object_get(pt, "iterations"));
+    double n = json_number_value(json_object_get(pt, "n"));
+    double ticks = resolution_ns > 0 && iters >= 1 && n >= 1
+                       ? FIT_RESULTS_MEDIAN_SE_FACTOR * resolution_ns / sqrt(6 * iters * n)
+                       : FIT_RESULTS_SD_ABS_FLOOR_NS;
+    return fmax(sd, fmax(FIT_RESULTS_SD_REL_FLOOR * median, ticks));
 }
 
 /* The value of axis `name` at pt, or dflt when the benchmark has no such axis; NAN when the
@@ -60,7 +76,8 @@ static double fit_results_coord(const json_t *pt, const char *name, double dflt)
 }
 
 /* The benchmark's measured points of this series, as fit points (malloc'd). */
-static size_t fit_results_points(const json_t *bench, const json_t *series, mb_fit_point_t **out)
+static size_t fit_results_points(const json_t *bench, const json_t *series, double resolution_ns,
+                                 mb_fit_point_t **out)
 {
     const json_t *points = json_object_get(bench, "points");
     const char *p_axis = mb_record_axis(bench, MB_ROLE_RANKS);
@@ -83,8 +100,8 @@ static size_t fit_results_points(const json_t *bench, const json_t *series, mb_f
         double d = fit_results_coord(pt, d_axis, 0.0);
         if (!same || !isfinite(t) || t <= 0 || !isfinite(p) || p < 1 || !isfinite(d) || d < 0)
             continue;
-        (*out)[n++] =
-            (mb_fit_point_t){.p = p, .d = d, .t_ns = t, .sd_ns = fit_results_point_sd(pt, t)};
+        (*out)[n++] = (mb_fit_point_t){
+            .p = p, .d = d, .t_ns = t, .sd_ns = fit_results_point_sd(pt, t, resolution_ns)};
     }
     return n;
 }
@@ -137,7 +154,7 @@ static unsigned fit_results_family(json_t *entry, const mb_fit_point_t *pts, siz
 }
 
 /* One "fits" entry for a benchmark and series. */
-static json_t *fit_results_entry(const json_t *bench, const json_t *series)
+static json_t *fit_results_entry(const json_t *bench, const json_t *series, double resolution_ns)
 {
     json_t *vars = json_array();
     if (mb_record_axis(bench, MB_ROLE_RANKS))
@@ -154,7 +171,7 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series)
     size_t n = 0;
     if (json_array_size(vars) == 0)
         snprintf(err, sizeof err, "model linear_pd, but no axis has role message_size or ranks");
-    else if ((n = fit_results_points(bench, series, &pts)) == 0)
+    else if ((n = fit_results_points(bench, series, resolution_ns, &pts)) == 0)
         snprintf(err, sizeof err, "no measured point with a positive median");
     json_object_set_new(entry, "points", json_integer((json_int_t)n));
     /* The points with their errors as measured, for the holdout check, which weighs its
@@ -227,6 +244,9 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
         snprintf(err, errlen, "the results document has no \"benchmarks\" array");
         return NULL;
     }
+    /* The clock the points were timed with (docs/results.md's "system"), for their floor. */
+    const json_t *clock = json_object_get(json_object_get(root, "system"), "clock");
+    double resolution_ns = json_number_value(json_object_get(clock, "resolution_ns"));
     json_t *fits = json_array();
     size_t i;
     const json_t *bench;
@@ -242,7 +262,7 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
         size_t j;
         const json_t *series;
         json_array_foreach(all, j, series)
-            json_array_append_new(fits, fit_results_entry(bench, series));
+            json_array_append_new(fits, fit_results_entry(bench, series, resolution_ns));
         json_decref(all);
     }
     return fits;

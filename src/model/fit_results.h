@@ -6,8 +6,10 @@
  *
  * A point is (p = its ranks-role axis, or 2 without one; d = its message_size-role axis,
  * or 0 without one; t = median). Failed points are left out. Its standard error is
- * (ci95[1] - ci95[0]) / (2 * 1.96), floored at 1 ns and at the series' scatter floor times
- * the median (mb_fit_scatter_floor, at least 0.5%), so that no point gets a weight its
+ * (ci95[1] - ci95[0]) / (2 * 1.96), floored at what the clock's ticks leave unknown of the
+ * median (1.2533 * resolution / sqrt(6 * iterations * n), with the resolution from the
+ * document's system.clock; 1 ns where it states none) and at the series' scatter floor times
+ * the median (mb_fit_scatter_weights, at least 0.5%), so that no point gets a weight its
  * neighbours belie; points with a non-finite or non-positive median are ignored.
  *
  * A "fits" entry: {"name", "params": the series, e.g. {"pair": "intra"}, or {},
