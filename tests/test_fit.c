@@ -435,6 +435,30 @@ static void test_segments_break(void **state)
     assert_true(s.seg[0].d_max >= 192 && s.seg[0].d_max <= 384);
     assert_true(s.seg[1].d_max >= 12288 && s.seg[1].d_max <= 24576);
 
+    /* six stretches to 4 MiB, as mpi.pingpong over shared memory shows them (inline, eager,
+     * then a copy whose pace changes with L1, L2 and the LLC): all five breaks are bought,
+     * each within one size step */
+    static const double top[] = {16, 256, 4096, 65536, 524288, 4194304};
+    static const double t0[] = {200, 300, 900, 3000, 6000, 20000};
+    static const double per_byte[] = {2, 0.5, 0.2, 0.1, 0.15, 0.08};
+    nd = sizes(ds, 4194304);
+    n = 0;
+    for (size_t j = 1; j < nd; j++) {
+        size_t k = 0;
+        while (ds[j] > top[k])
+            k++;
+        double t = t0[k] + per_byte[k] * ds[j], sd = 0.01 * t;
+        pts[n++] = (mb_fit_point_t){2, ds[j], t + gsl_ran_gaussian(r, sd), sd};
+    }
+    assert_int_equal(mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+                     0);
+    assert_int_equal(s.count, 6);
+    for (size_t k = 0; k + 1 < 6; k++)
+        if (s.seg[k].d_max < top[k] / 1.5 || s.seg[k].d_max > top[k] * 1.5)
+            fail_msg("break %zu after %g B, expected %g within one size step", k, s.seg[k].d_max,
+                     top[k]);
+    nd = sizes(ds, 1 << 20);
+
     /* one protocol: no break */
     truth_t line = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
     double p2[] = {2};
