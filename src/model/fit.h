@@ -40,8 +40,8 @@ typedef enum mb_fit_basis {
 #define MB_FIT_MAX_TERMS 3
 /* The breaks BIC may buy: Open MPI over shared memory alone switches protocol three times
  * (inline, eager, single-copy rendezvous) and the copies change pace as a message outgrows
- * L1, L2 and the LLC. With 4, 40 of the 110 fits of five -np 2 runs stopped at the limit
- * and 22 of them buy a fifth break when allowed (mpi.pingpong 4 KiB..512 KiB: Q 6e-5 in one
+ * L1, L2 and the LLC. With 4, 38 of the 110 fits of five -np 2 runs stopped at the limit
+ * and 17 of them buy a fifth break when allowed (mpi.pingpong 4 KiB..512 KiB: Q 6e-5 in one
  * line, 0.58 with a break at 48 KiB); with 6, 3 of the 110 reach it. */
 #define MB_FIT_MAX_BREAKS 6
 #define MB_FIT_MAX_SEGMENTS (MB_FIT_MAX_BREAKS + 1)
@@ -106,9 +106,10 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
 
 /* Piecewise models over d (protocol switches), each segment >= MB_FIT_SEGMENT_MIN_SIZES
  * distinct d spanning an octave (its largest d at least twice its smallest positive one),
- * with its own mb_fit_select model (penalty ln N, N all points). Candidates: for each
- * number of segments up to MB_FIT_MAX_SEGMENTS, the split whose summed BIC is least (an
- * exact search by dynamic programming over the contiguous ranges). A candidate is kept when
+ * with its own mb_fit_select model (penalty ln N, N all points). Candidates: the whole,
+ * then each candidate with the single cut of one of its segments that lowers the summed
+ * BIC most (binary segmentation, at most MB_FIT_MAX_BREAKS breaks), each break then moved
+ * to the best cut between its neighbours until none moves. A candidate is kept when
  * its total BIC, chi2 / c + (terms + breaks) ln N, is more than `margin` below the
  * simpler one's; c, the most detailed candidate's median squared standardised residual
  * over chi-squared(1)'s median (times n / (n - terms)), at least 1, discounts scatter beyond
