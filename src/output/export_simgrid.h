@@ -21,13 +21,16 @@
 
 #include <jansson.h>
 
+#include "fit.h"
+
 /* One piece of a factor list: messages of at least size_bytes. */
 typedef struct mb_simgrid_piece {
     double size_bytes;
     double lat_factor, bw_factor;
 } mb_simgrid_piece_t;
 
-#define MB_SIMGRID_MAX_PIECES 8
+/* A fit's segments: the 0-byte one and those over d > 0 (fit_results.h). */
+#define MB_SIMGRID_MAX_PIECES (MB_FIT_MAX_SEGMENTS + 1)
 
 /* The calibration of a fit entry's segments (fit_results.h): link latency (s), link
  * bandwidth (bytes/s) and the pieces. Returns how many pieces, or -1 with err (no
