@@ -170,23 +170,14 @@ static void loop_interval_combine(const mb_loop_t *L, loop_exp_t *e)
     e->late = all[1] != 0;
 }
 
-/* Calls (seed 000 6.4's rule for per-call timing): an experiment lasts `enough` of wall
- * time, and its timed calls add up to LOOP_CALL_TIMED_STEPS steps of the clock, or, where
- * that would take long, it lasts LOOP_CALL_WALL_MAX x enough. Each call's reading is off by
- * up to a step either way, so n calls of c ns each are off by about resolution /
- * (c sqrt(6 n)): mpi.irecv1 posts a receive in ~30 ns between untimed 100 us transfers at
- * 4 MiB, and at one call per experiment its medians were multiples of a 20 ns clock step
- * (1, 11, 21, 51 or 61 ns from one size to the next). The value returned is the sizing
- * rule's elapsed time: it reaches enough just when the experiment is long enough, and
- * grows with the number of calls, so the rule's scaling finds the count. */
-#define LOOP_CALL_TIMED_STEPS 50.0
-#define LOOP_CALL_WALL_MAX 50.0
-
+/* Calls (point_loop.h's MB_LOOP_CALL_TIMED_STEPS): the value returned is the sizing rule's
+ * elapsed time: it reaches enough just when the experiment is long enough, and grows with
+ * the number of calls, so the rule's scaling finds the count. */
 static double loop_calls_sizing(const mb_timing_t *t, const loop_exp_t *e)
 {
-    double timed_min = LOOP_CALL_TIMED_STEPS * fmax(t->resolution_ns, 1);
+    double timed_min = MB_LOOP_CALL_TIMED_STEPS * fmax(t->resolution_ns, 1);
     double by_timed = e->timed_ns / timed_min * t->enough_ns;
-    return fmin(e->sizing_ns, fmax(by_timed, e->sizing_ns / LOOP_CALL_WALL_MAX));
+    return fmin(e->sizing_ns, fmax(by_timed, e->sizing_ns / MB_LOOP_CALL_WALL_MAX));
 }
 
 /* Under MB_AGREE_ALL, make d the same on every rank: the MAX of every rank's items. */
@@ -306,16 +297,15 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
         /* At the window's largest growth a late experiment is kept (loop_start.h). */
         bool keep = warm && accepted && (!e.late || s.growth >= MB_START_GROWTH_MAX);
         if (keep) {
-            /* A call quicker than the timing overhead can read a few ns below zero: floored
-             * at 0 (below the clock's resolution). */
+            /* A call quicker than the timing overhead, or a loop's work within the error of
+             * the loop overhead subtracted from it, can read a little below zero: floored at 0
+             * (below what the clock resolves). os.ops's int64 add throughput, 0.1 ns an
+             * operation, read -0.0096 ns in one experiment of a CI run. */
             double per = (double)iters * ops, loop_o = 0;
             if (L.grain == MB_GRAIN_LOOP && W->subtract_loop_overhead)
                 loop_o = t->loop_overhead_ns * (double)iters;
-            double own = (e.own_ns - loop_o) / per, mx = (e.max_ns - loop_o) / per;
-            if (L.grain == MB_GRAIN_CALL) {
-                own = fmax(own, 0);
-                mx = fmax(mx, 0);
-            }
+            double own = fmax((e.own_ns - loop_o) / per, 0);
+            double mx = fmax((e.max_ns - loop_o) / per, 0);
             size_t n = out->own.n;
             out->own.samples_ns[n] = own;
             out->headline.samples_ns[n] = L.headline == MB_HEADLINE_MAX ? mx : own;
