@@ -119,7 +119,7 @@ MB_PAIR_BENCH(irecv1, "posting a non-blocking receive",
               "rank 0's MPI_Irecv alone, after a barrier; the partner sends, and rank 0 "
               "waits, after the clock stops and a second barrier",
               .setup = mb_pair_setup, .prepare = mb_pair_next_buffer, .op = irecv1_op,
-              .finish = irecv1_finish);
+              .finish = irecv1_finish, .transfer_untimed = true);
 
 MB_PAIR_BENCH(irecv2, "the MPI_Wait completing a posted receive",
               "rank 0's MPI_Wait on an MPI_Irecv posted before a barrier with its partner, "
@@ -131,4 +131,4 @@ MB_PAIR_BENCH(irecvoverlap, "what computation does not hide of a non-blocking re
               "without MPI calls for 2 us + 1 ns per byte while the partner sends: the "
               "transfer time left over (0 if the transfer progressed during the computation)",
               .setup = mb_pair_setup, .prepare = irecv2_prepare, .settle = irecvoverlap_settle,
-              .op = irecv2_op);
+              .op = irecv2_op, .transfer_untimed = true);

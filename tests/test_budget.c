@@ -59,6 +59,11 @@ static void test_estimate_by_hand(void **state)
  * iteration) + 10 iterations; a point 10 ms + 12 experiments (max_experiments 12, or under
  * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
  * working set, counted apart: its experiments stay at enough. */
+static void fake_call(void *state)
+{
+    (void)state;
+}
+
 static void test_point_cost_by_hand(void **state)
 {
     (void)state;
@@ -83,6 +88,19 @@ static void test_point_cost_by_hand(void **state)
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
     assert_true(c2 > 50 * c0); /* 100 MB messages: iterations of 10 ms against enough's 1 ms */
     assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, c0 + c1 + c2, 1e-12);
+    /* A call timed between untimed transfers: 50 of them an experiment, up to 50 x enough
+     * (50 ms here). 1 MB: 50 x 0.1 ms = 5 ms; 100 MB: 50 x 10 ms, capped at 50 ms; 0 B:
+     * enough. Only for per-call benchmarks (op). */
+    mb_bench_t u = b;
+    u.op = fake_call;
+    u.transfer_untimed = true;
+    u.lead_in = 0;
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[0]), c0, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]), 0.010 + 12 * 50 * it1 / 1e9, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[2]), 0.010 + 12 * 50 * 1e6 / 1e9, 1e-12);
+    u.op = NULL; /* a loop benchmark: the flag means nothing */
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]),
+                       0.010 + 12 * fmax(1e6, it1) / 1e9, 1e-12);
     b.touch_bytes = fake_bytes;
     assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[2]), 0, 0);
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[2]), c0, 1e-12);

@@ -138,6 +138,10 @@ typedef struct mb_bench {
     /* Or, instead of run, one operation timed per call with untimed hooks around it
      * (point_loop.h); headline says whose time the point reports. */
     mb_call_fn prepare, settle, op, finish;
+    /* op: the message moves outside the timed call (in finish or settle), so an experiment
+     * takes as many untimed transfers as it needs calls to time (point_loop.h's rule for
+     * calls); the time budget's estimate counts them (point_cost.h). */
+    bool transfer_untimed;
     mb_headline_t headline;
     void (*teardown)(void *state);
     double ops_per_iter;           /* 0 means 1 */

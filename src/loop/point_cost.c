@@ -17,8 +17,14 @@ double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const
 double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {
     const mb_config_t *cfg = ctx->config;
-    double iter_ns = mb_point_iteration_ns(ctx, b, pt);
-    double experiment_ns = fmax(ctx->timing->enough_ns, iter_ns) + (double)b->lead_in * iter_ns;
+    double iter_ns = mb_point_iteration_ns(ctx, b, pt), enough_ns = ctx->timing->enough_ns;
+    double experiment_ns = fmax(enough_ns, iter_ns);
+    /* A call timed between untimed transfers: as many transfers as calls, counted at the
+     * most calls the rule may take (calls of one clock step), up to its wall-time cap. */
+    if (b->op && b->transfer_untimed)
+        experiment_ns = fmax(experiment_ns, fmin(MB_LOOP_CALL_TIMED_STEPS * iter_ns,
+                                                 MB_LOOP_CALL_WALL_MAX * enough_ns));
+    experiment_ns += (double)b->lead_in * iter_ns;
     mb_measure_opts_t opts = mb_measure_opts_of(cfg);
     return (opts.warmup_ns + (double)mb_loop_max_experiments(&opts) * experiment_ns) / 1e9;
 }

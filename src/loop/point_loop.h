@@ -27,6 +27,16 @@
 #include "loop_start.h"
 #include "timing.h"
 
+/* Calls (seed 000 6.4's rule for per-call timing): an experiment lasts `enough` of wall
+ * time, and its timed calls add up to MB_LOOP_CALL_TIMED_STEPS steps of the clock, or, where
+ * that would take long, it lasts MB_LOOP_CALL_WALL_MAX x enough. Each call's reading is off
+ * by up to a step either way, so n calls of c ns each are off by about resolution /
+ * (c sqrt(6 n)): mpi.irecv1 posts a receive in ~30 ns between untimed 100 us transfers at
+ * 4 MiB, and at one call per experiment its medians were multiples of a 20 ns clock step
+ * (1, 11, 21, 51 or 61 ns from one size to the next). */
+#define MB_LOOP_CALL_TIMED_STEPS 50.0
+#define MB_LOOP_CALL_WALL_MAX 50.0
+
 /* One call of an operation or of an untimed hook around it. */
 typedef void (*mb_call_fn)(void *state);
 

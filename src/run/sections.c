@@ -74,7 +74,8 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "min_experiments", MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
         "points_dropped", (json_int_t)dropped, "benchmarks_span_cut", (json_int_t)span_cut, "how",
         "each benchmark is estimated before it runs: its points at a warm-up and "
-        "max_experiments experiments, each of enough or of its messages' time where longer, "
+        "max_experiments experiments, each of enough or of its messages' time where longer "
+        "(a call timed between untimed transfers: 50 transfers, at most 50 x enough), "
         "plus the bytes of its working sets, scaled by how "
         "much slower than estimated the run has gone; when all fit, it may use the time left "
         "less the rest's estimates; when not, every benchmark keeps its points' time and the "
