@@ -54,16 +54,17 @@ static void test_estimate_by_hand(void **state)
     assert_float_equal(e.touch_s, 0, 0);
 }
 
-/* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
- * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
- * iteration) + 10 iterations; a point 10 ms + 12 experiments (max_experiments 12, or under
- * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
- * working set, counted apart: its experiments stay at enough. */
+/* An op for a per-call benchmark by hand: never called. */
 static void fake_call(void *state)
 {
     (void)state;
 }
 
+/* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
+ * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
+ * iteration) + 10 iterations; a point 10 ms + 12 experiments (max_experiments 12, or under
+ * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
+ * working set, counted apart: its experiments stay at enough. */
 static void test_point_cost_by_hand(void **state)
 {
     (void)state;
