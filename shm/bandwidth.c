@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "mpi_util.h"
 #include "sysinfo.h"
+#include "workset.h"
 
 enum { BW_READ, BW_WRITE, BW_COPY_MEMCPY, BW_COPY_LOOP };
 enum { BW_IN_CACHE, BW_MEMORY };
@@ -72,8 +73,8 @@ static void bw_teardown(void *state)
     bw_state_t *s = state;
     if (!s)
         return;
-    free(s->src);
-    free(s->dst);
+    mb_workset_free(s->src);
+    mb_workset_free(s->dst);
     free(s);
 }
 
@@ -92,8 +93,8 @@ static int bw_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
         return 0;
     }
     s->words = bytes / sizeof(uint64_t);
-    s->src = aligned_alloc(4096, bytes);
-    s->dst = aligned_alloc(4096, bytes);
+    s->src = mb_workset_alloc(bytes, 4096, false);
+    s->dst = mb_workset_alloc(bytes, 4096, false);
     if (!s->src || !s->dst)
         goto oom;
     for (size_t i = 0; i < s->words; i++)

@@ -20,6 +20,7 @@
 #include "bench.h"
 #include "mpi_util.h"
 #include "sysinfo.h"
+#include "workset.h"
 
 enum { STREAM_COPY, STREAM_SCALE, STREAM_ADD, STREAM_TRIAD };
 enum { STREAM_ONE, STREAM_ALL };
@@ -83,9 +84,9 @@ static void stream_teardown(void *state)
     stream_state_t *s = state;
     if (!s)
         return;
-    free(s->a);
-    free(s->b);
-    free(s->c);
+    mb_workset_free(s->a);
+    mb_workset_free(s->b);
+    mb_workset_free(s->c);
     free(s);
 }
 
@@ -99,9 +100,9 @@ static int stream_setup(const mb_context_t *ctx, const mb_point_t *pt, void **st
         goto oom;
     s->kernel = k->kernel;
     s->n = bytes / sizeof(double);
-    s->a = aligned_alloc(4096, bytes);
-    s->b = aligned_alloc(4096, bytes);
-    s->c = aligned_alloc(4096, bytes);
+    s->a = mb_workset_alloc(bytes, 4096, false);
+    s->b = mb_workset_alloc(bytes, 4096, false);
+    s->c = mb_workset_alloc(bytes, 4096, false);
     if (!s->a || !s->b || !s->c)
         goto oom;
     /* stream.c's values; written here, so the pages are this rank's and faulted in now. */

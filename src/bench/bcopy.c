@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "sysinfo.h"
+#include "workset.h"
 
 #define BCOPY_PAGE 4096
 
@@ -73,8 +74,8 @@ static void bcopy_teardown(void *state)
     bcopy_state_t *s = state;
     if (!s)
         return;
-    free(s->src);
-    free(s->dst);
+    mb_workset_free(s->src);
+    mb_workset_free(s->dst);
     free(s);
 }
 
@@ -87,8 +88,8 @@ static int bcopy_setup(const mb_context_t *ctx, const mb_point_t *pt, void **sta
     s->size = (size_t)pt->v[0];
     s->span = pt->v[1] == BCOPY_COLD ? (size_t)bcopy_span(ctx, s->size) : s->size;
     size_t alloc = (s->span + BCOPY_PAGE - 1) / BCOPY_PAGE * BCOPY_PAGE;
-    s->src = aligned_alloc(BCOPY_PAGE, alloc);
-    s->dst = aligned_alloc(BCOPY_PAGE, alloc);
+    s->src = mb_workset_alloc(alloc, BCOPY_PAGE, false);
+    s->dst = mb_workset_alloc(alloc, BCOPY_PAGE, false);
     if (!s->src || !s->dst)
         goto oom;
     memset(s->src, 1, s->span);

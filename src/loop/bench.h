@@ -166,6 +166,10 @@ typedef struct mb_bench {
      * per measuring rank: what its cost grows with, for the time budget's estimate
      * (budget.h). NULL: none worth counting. */
     uint64_t (*touch_bytes)(const mb_context_t *ctx, const mb_point_t *pt);
+    /* What a byte of a point's working set costs once its pages are mapped, where it is
+     * more than a write's (a random chase's untimed lap waits on every load); 0: the
+     * budget's MB_BUDGET_TOUCH_NS_PER_BYTE. */
+    double touch_ns_per_byte;
     /* Extra figures derived from all points (e.g. loop overhead from 1 and 2 instances);
      * a failed point's measurement has n == 0. NULL or returns a new JSON object merged
      * into the benchmark's result. */

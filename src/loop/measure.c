@@ -15,6 +15,7 @@
 #include "rank_sample.h"
 #include "results.h"
 #include "watchdog.h"
+#include "workset.h"
 
 /* The ranks of node 0 that take turns in MB_SCOPE_SAMPLE_EACH (rank_sample.h: one per NUMA
  * node, then spread, at most MB_RANK_SAMPLE_K), chosen once per benchmark. */
@@ -621,6 +622,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     }
     if (first.comm != MPI_COMM_NULL)
         MB_MPI_CHECK(MPI_Comm_free(&first.comm));
+    /* The working sets its points kept (workset.h) go with the benchmark. */
+    mb_workset_release();
     mb_mpi_wait_quietly(ctx->comm);
     free(cost_s);
     free(order);

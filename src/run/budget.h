@@ -19,11 +19,15 @@
 
 /* The share of a budget kept for what follows the benchmarks (fits, report, plots). */
 #define MB_BUDGET_RESERVE 0.08
-/* Estimated ns per byte a point sets up or walks beyond cache: random chains of 256 MiB
- * took 2.4 s to build and lap, and memory-resident bandwidth points 2.3 s per 256 MiB over
- * their experiments, on the 2-core KVM machine (about 9 ns/byte); with the sizes in cache
- * cheaper, a default run there spent about 3.4 ns per byte of its working sets. */
-#define MB_BUDGET_TOUCH_NS_PER_BYTE 4.0
+/* Estimated ns per byte of a benchmark's largest working set (each rank's that measures), for
+ * the first touch of its pages: a page fault each, 3.7-4.5 ns a byte on the 2-core KVM
+ * machine. Its other points reuse those pages (workset.h) and pay only the next rate. */
+#define MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE 4.0
+/* Estimated ns per byte a point writes and walks in its working set beyond cache, its pages
+ * already mapped (a benchmark whose walk costs more says so: mb_bench_t.touch_ns_per_byte):
+ * writing it costs 0.07 ns a byte at memory speed, and with their experiments harness.bcopy
+ * and shm.bandwidth spent under 1 ns per byte of their working sets. */
+#define MB_BUDGET_TOUCH_NS_PER_BYTE 1.0
 /* Working sets are cut only when less than this fraction of them fits the share: a cut of
  * a few percent changes no figure, and the budget's reserve absorbs the difference. */
 #define MB_BUDGET_SPAN_KEEP 0.9

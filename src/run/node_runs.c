@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "registry.h"
 #include "sysinfo.h"
+#include "workset.h"
 
 extern char **environ;
 
@@ -239,6 +240,7 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
             json_array_append_new(measurements, json_null());
         }
     }
+    mb_workset_release(); /* what the benchmark's points kept (workset.h) */
     json_t *derived = b->derive ? b->derive(pts, ms, n) : NULL;
     for (size_t i = 0; i < n; i++)
         mb_measurement_free(&ms[i]);
