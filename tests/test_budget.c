@@ -46,7 +46,8 @@ static void test_estimate_by_hand(void **state)
     mb_point_t pts[3] = {{.v = {0}}, {.v = {100000000}}, {.v = {150000000}}};
     mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
     assert_float_equal(e.points_s, 3 * 0.061, 1e-12);
-    double touch_s = (250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE + 150e6 * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE) / 1e9;
+    double touch_s =
+        (250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE + 150e6 * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE) / 1e9;
     assert_float_equal(e.touch_s, touch_s, 1e-9);
     b.scope = MB_SCOPE_SAMPLE_EACH;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
@@ -55,8 +56,8 @@ static void test_estimate_by_hand(void **state)
     /* A benchmark's own rate for the bytes it walks again (the first touch keeps its own). */
     b.touch_ns_per_byte = 3.0;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
-    assert_float_equal(e.touch_s, 4 * (250e6 * 3.0 + 150e6 * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE) / 1e9,
-                       1e-9);
+    assert_float_equal(e.touch_s,
+                       4 * (250e6 * 3.0 + 150e6 * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE) / 1e9, 1e-9);
     b.touch_bytes = NULL;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
     assert_float_equal(e.touch_s, 0, 0);

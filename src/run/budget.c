@@ -13,15 +13,15 @@ mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_
     /* Ranks taking turns measure each point once each. */
     int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
     mb_budget_estimate_t est = {0, 0};
-    double first_touch_bytes = 0;
+    double first_touch_bytes = 0,
+           rate = b->touch_ns_per_byte > 0 ? b->touch_ns_per_byte : MB_BUDGET_TOUCH_NS_PER_BYTE;
     for (size_t i = 0; i < npts; i++) {
         bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
         double times = taking_turns && turns > 1 ? turns : 1;
         est.points_s += times * mb_point_cost_s(ctx, b, &pts[i]);
         if (b->touch_bytes) {
             double bytes = times * (double)b->touch_bytes(ctx, &pts[i]);
-            est.touch_s +=
-                bytes * (b->touch_ns_per_byte > 0 ? b->touch_ns_per_byte : MB_BUDGET_TOUCH_NS_PER_BYTE) / 1e9;
+            est.touch_s += bytes * rate / 1e9;
             first_touch_bytes = fmax(first_touch_bytes, bytes);
         }
     }
