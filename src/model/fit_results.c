@@ -44,9 +44,11 @@ static json_t *fit_results_real(double v)
  * resolution r is off by a triangular error of sd r / sqrt(6), an experiment averages
  * "iterations" of them at most (a per-call experiment times each call; a loop experiment
  * spreads one such error over all its iterations, less), and the median of n experiments
- * has sqrt(pi / 2) / sqrt(n) of that. A fixed 1 ns, the floor before, was 5% of an 18 ns
- * mpi.send and made its flat stretch's Q 0.9999 (chi2/dof 0.1) with a 20 ns clock that
- * leaves 0.1 ns unknown there. */
+ * has sqrt(pi / 2) / sqrt(n) of that. The resolution is the calibration's smallest step
+ * between two readings; where a reading takes longer than a tick (kvm-clock: 20-30 ns a
+ * reading, 1 ns steps) it is more than the tick, and this floor an upper bound. A fixed
+ * 1 ns, the floor before, was 5% of an 18 ns mpi.send and made its flat stretch's Q 0.9999
+ * (chi2/dof 0.1) with a 20 ns clock that leaves 0.1 ns unknown there. */
 static double fit_results_point_sd(const json_t *pt, double median, double resolution_ns)
 {
     const json_t *ci = json_object_get(pt, "ci95");
