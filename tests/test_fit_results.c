@@ -391,6 +391,7 @@ static void test_report(void **state)
     assert_null(strstr(text, "harness.timer read")); /* no model: not in the fits table */
     assert_non_null(strstr(text, "1(0.0") /* allgather's constant, 1 us with its stderr */);
     assert_non_null(strstr(text, "LogGP"));
+    assert_null(strstr(text, "spikes:")); /* the test document's curves are smooth */
     /* pingpong intra at 0 B is 500 ns: the 1e-7 s column, same as where its header starts */
     const char *head = strstr(text, "1e-9 s");
     assert_non_null(head);
@@ -411,6 +412,19 @@ static void test_report(void **state)
     while (item_line[-1] != '\n')
         item_line--;
     assert_int_equal((size_t)(item - item_line), col);
+    free(text);
+    /* A fit's spikes are named under the models, each by its size. */
+    json_t *fit =
+        (json_t *)find_fit(json_object_get(root, "fits"), "mpi.pingpong", "pair", "intra");
+    assert_non_null(fit);
+    json_object_set_new(fit, "spikes",
+                        json_pack("[{s:i, s:i}, {s:i, s:i}]", "p", 2, "d", 4096, "p", 2, "d",
+                                  786432));
+    f = open_memstream(&text, &len);
+    mb_report_fits(f, root);
+    fclose(f);
+    assert_non_null(strstr(text, "spikes: points alone far off"));
+    assert_non_null(strstr(text, "mpi.pingpong intra: d=4096 d=786432\n"));
     free(text);
     json_decref(root);
 }

@@ -53,6 +53,7 @@ typedef struct mb_fit_point {
     double d;     /* message size, bytes, >= 0 */
     double t_ns;  /* measured time (the median) */
     double sd_ns; /* its standard error, > 0 */
+    bool spike;   /* mb_fit_scatter_weights: alone off its neighbours' line, its sd that far */
 } mb_fit_point_t;
 
 typedef struct mb_fit_model {
@@ -140,8 +141,12 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
  * line, corrected for the neighbours' own scatter, pooled with the whole series' (as 10
  * triples more): robust to a protocol step or a knee, which move few triples, and blind to
  * smooth curvature, which a wrong model leaves in its residuals. Every sd is at least
- * min_rel x t. Returns the median relative floor applied,
- * or 0 (only min_rel applied) with fewer than 5 triples in all. */
+ * min_rel x t. A spike, a point off its neighbours' line by more than 4 times that scatter
+ * while both neighbours lie off theirs the other way by under 3/4 of its distance (a
+ * step moves two neighbours alike, a point measured in a burst of the host's noise moves
+ * one), is marked and gets its distance from that line as its sd: it no longer pulls the
+ * fit, nor counts as the model's misfit. Returns the median relative floor applied,
+ * or 0 (only min_rel applied, no spike marked) with fewer than 5 triples in all. */
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
 
 /* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no

@@ -188,6 +188,17 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
         double floor_rel = mb_fit_scatter_weights(pts, n, FIT_RESULTS_SD_REL_FLOOR);
         json_object_set_new(entry, "scatter_floor_pct",
                             fit_results_real(100 * fmax(floor_rel, FIT_RESULTS_SD_REL_FLOOR)));
+        /* Named, since the fit all but ignores them (fit.h): each is measured as it was. */
+        json_t *spikes = json_array();
+        for (size_t i = 0; i < n; i++)
+            if (pts[i].spike)
+                json_array_append_new(spikes,
+                                      json_pack("{s:o, s:o}", "p", fit_results_number(pts[i].p),
+                                                "d", fit_results_number(pts[i].d)));
+        if (json_array_size(spikes))
+            json_object_set_new(entry, "spikes", spikes);
+        else
+            json_decref(spikes);
     }
     /* The 0-byte points apart, in front: their own model, the segments over d > 0. */
     size_t nz = 0;

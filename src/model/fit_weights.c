@@ -22,11 +22,18 @@
 #define FIT_WEIGHTS_POOL 10.0
 /* Normal consistency factor of the median absolute deviation. */
 #define FIT_WEIGHTS_MAD_SIGMA 1.4826
+/* A spike lies this many scatters off its neighbours' line... */
+#define FIT_WEIGHTS_SPIKE 4.0
+/* ...and each neighbour off its own line the other way, by less than this part of that: on
+ * a smooth curve a lone point's excess moves its two neighbours' lines by about half of it
+ * each, a step moves the two points beside it by as much each. */
+#define FIT_WEIGHTS_SPIKE_NEIGHBOUR 0.75
 
 typedef struct fit_weights_key {
     double along, across, t;
     size_t index; /* in pts */
-    double dev;   /* the triple centred here: |log t off its neighbours' line|, scaled; NAN: none */
+    double dev;   /* the triple centred here: log t off its neighbours' line, scaled; NAN: none */
+    double off;   /* the same, unscaled: t / (the line's t) = exp(off) */
 } fit_weights_key_t;
 
 static int fit_weights_cmp(const void *a, const void *b)
@@ -37,19 +44,31 @@ static int fit_weights_cmp(const void *a, const void *b)
     return (x->along > y->along) - (x->along < y->along);
 }
 
-/* The scaled distance of b's log t from the line through a's and c's, or NAN when the three
- * are not consecutive points of one series at distinct positive coordinates. */
-static double fit_weights_dev(const fit_weights_key_t *a, const fit_weights_key_t *b,
-                              const fit_weights_key_t *c)
+/* b's log t off the line through a's and c's, into b->off and, scaled, b->dev (NAN when the
+ * three are not consecutive points of one series at distinct positive coordinates). */
+static void fit_weights_dev(const fit_weights_key_t *a, fit_weights_key_t *b,
+                            const fit_weights_key_t *c)
 {
+    b->dev = b->off = NAN;
     if (a->across != b->across || c->across != b->across || !(a->along > 0) ||
         !(a->along < b->along) || !(b->along < c->along))
-        return NAN;
+        return;
     double xa = log(a->along), xb = log(b->along), xc = log(c->along);
     double w = (xc - xb) / (xc - xa);
-    double r = log(b->t) - (w * log(a->t) + (1 - w) * log(c->t));
-    /* For independent scatter s in each log t, r has variance s^2 (1 + w^2 + (1-w)^2). */
-    return fabs(r) / sqrt(1 + w * w + (1 - w) * (1 - w));
+    b->off = log(b->t) - (w * log(a->t) + (1 - w) * log(c->t));
+    /* For independent scatter s in each log t, off has variance s^2 (1 + w^2 + (1-w)^2). */
+    b->dev = b->off / sqrt(1 + w * w + (1 - w) * (1 - w));
+}
+
+/* Whether k[i] is a spike (FIT_WEIGHTS_SPIKE) where the scatter is rel. */
+static bool fit_weights_spike(const fit_weights_key_t *k, size_t i, size_t n, double rel)
+{
+    if (i == 0 || i + 1 >= n || !isfinite(k[i].dev) || !isfinite(k[i - 1].dev) ||
+        !isfinite(k[i + 1].dev))
+        return false;
+    double dev = k[i].dev, limit = FIT_WEIGHTS_SPIKE_NEIGHBOUR * fabs(dev);
+    return fabs(dev) > FIT_WEIGHTS_SPIKE * log1p(rel) && k[i - 1].dev * dev < 0 &&
+           k[i + 1].dev * dev < 0 && fabs(k[i - 1].dev) < limit && fabs(k[i + 1].dev) < limit;
 }
 
 /* The scatter (a fraction of t) from the finite devs among k[lo..hi], or NAN with fewer
@@ -60,7 +79,7 @@ static double fit_weights_scale(const fit_weights_key_t *k, size_t lo, size_t hi
     size_t m = 0;
     for (size_t i = lo; i <= hi; i++)
         if (isfinite(k[i].dev) && k[i].across == k[lo].across)
-            buf[m++] = k[i].dev;
+            buf[m++] = fabs(k[i].dev);
     *count = m;
     if (m < least)
         return NAN;
@@ -87,10 +106,11 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
                                    .across = by_d ? pts[i].p : pts[i].d,
                                    .t = pts[i].t_ns,
                                    .index = i,
-                                   .dev = NAN};
+                                   .dev = NAN,
+                                   .off = NAN};
     qsort(k, n, sizeof *k, fit_weights_cmp);
     for (size_t i = 1; i + 1 < n; i++)
-        k[i].dev = fit_weights_dev(&k[i - 1], &k[i], &k[i + 1]);
+        fit_weights_dev(&k[i - 1], &k[i], &k[i + 1]);
     size_t nglobal = 0, nlocal = 0;
     double global =
         n ? fit_weights_scale(k, 0, n - 1, FIT_WEIGHTS_MIN_TRIPLES, buf, &nglobal) : NAN;
@@ -113,6 +133,10 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
         applied[i] = rel;
         mb_fit_point_t *p = &pts[k[i].index];
         p->sd_ns = fmax(p->sd_ns, rel * p->t_ns);
+        if (fit_weights_spike(k, i, n, rel)) {
+            p->spike = true;
+            p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-k[i].off)));
+        }
     }
     gsl_sort(applied, 1, n);
     result = gsl_stats_median_from_sorted_data(applied, 1, n);

@@ -144,6 +144,34 @@ static void report_fits_models(FILE *f, const json_t *fits)
     free(rows);
 }
 
+/* The points each fit took as spikes (fit.h), one line per fit, after the models: they
+ * are measured as they were, but the fit all but ignored them. */
+static void report_fits_spikes(FILE *f, const json_t *fits)
+{
+    size_t i, j;
+    const json_t *fit, *spike;
+    bool any = false;
+    json_array_foreach(fits, i, fit) {
+        const json_t *spikes = json_object_get(fit, "spikes");
+        if (!json_array_size(spikes))
+            continue;
+        if (!any)
+            fprintf(f, REPORT_FITS_INDENT "spikes: points alone far off their neighbours' line, "
+                                          "fitted with that distance as their error\n");
+        any = true;
+        char name[256];
+        report_fits_name(fit, name, sizeof name);
+        fprintf(f, REPORT_FITS_INDENT REPORT_FITS_INDENT "%s:", name);
+        bool over_p = mb_record_has_string(json_object_get(fit, "variables"), "p");
+        json_array_foreach(spikes, j, spike) {
+            fprintf(f, " d=%.0f", json_number_value(json_object_get(spike, "d")));
+            if (over_p)
+                fprintf(f, " p=%.0f", json_number_value(json_object_get(spike, "p")));
+        }
+        fprintf(f, "\n");
+    }
+}
+
 /* Issue 13: how each collective grows with p, by the algorithm family that predicted the
  * largest p best from the smaller ones (fit_family.c), its model over the largest sizes,
  * its error at that p and the next family's, so a user sees how clear the choice was. */
@@ -386,6 +414,7 @@ void mb_report_fits(FILE *f, const json_t *root)
     const json_t *fits = json_object_get(root, "fits");
     if (json_is_array(fits)) {
         report_fits_models(f, fits);
+        report_fits_spikes(f, fits);
         fprintf(f, "\n");
         report_fits_families(f, fits);
         fprintf(f, "\n");
