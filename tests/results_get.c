@@ -11,6 +11,7 @@
  * and how many exceed OVER_PCT; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
  * a negative coefficient, how many fewer than 4 points, and how many there are;
+ * FILE noise: "P50 P99 quiet|noisy" of the noisiest node's pre-flight spin loop;
  * FILE timings KEY for the run's
  * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings phase NAME for a phase's
  * wall_s (0 when the run had no such phase), FILE system.os_phase KEY for how the os phase
@@ -40,6 +41,7 @@ static int get_usage(void)
                     "       results_get FILE timings slowest\n"
                     "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
                     "       results_get FILE predictions errors\n"
+                    "       results_get FILE noise\n"
                     "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
                     "       results_get FILE levels|midpoints BENCH\n");
     return 2;
@@ -181,6 +183,31 @@ static int get_fits_quality(const json_t *root)
     return n ? 0 : 1;
 }
 
+/* "P50 P99 VERDICT" of the noisiest node's pre-flight spin loop (largest p99; seed 002's
+ * slower-than-reference percentages), VERDICT "quiet" or "noisy" as the run flagged it. */
+static int get_noise(const json_t *root)
+{
+    size_t i;
+    const json_t *node, *worst = NULL;
+    double worst_p99 = 0;
+    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node) {
+        const json_t *p99 = json_object_get(json_object_get(node, "perturb"), "p99_pct");
+        if (json_is_number(p99) && (!worst || json_number_value(p99) > worst_p99)) {
+            worst = node;
+            worst_p99 = json_number_value(p99);
+        }
+    }
+    if (!worst) {
+        fprintf(stderr, "results_get: the run has no pre-flight noise figure\n");
+        return 1;
+    }
+    const json_t *p = json_object_get(worst, "perturb");
+    printf("%.3g %.3g %s\n", json_number_value(json_object_get(p, "p50_pct")),
+           json_number_value(json_object_get(p, "p99_pct")),
+           json_is_true(json_object_get(worst, "flagged")) ? "noisy" : "quiet");
+    return 0;
+}
+
 /* The measured benchmark with the largest wall_s, as "NAME SECONDS". */
 static int get_slowest(const json_t *root)
 {
@@ -263,7 +290,7 @@ static int get_params_match(const json_t *params, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 4)
+    if (argc < 3 || (argc < 4 && strcmp(argv[2], "noise") != 0))
         return get_usage();
     json_error_t jerr;
     json_t *root = json_load_file(argv[1], 0, &jerr);
@@ -272,6 +299,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 1;
+    if (strcmp(argv[2], "noise") == 0) {
+        rc = get_noise(root);
+        goto done;
+    }
     if (strcmp(argv[2], "fits") == 0) {
         rc = strcmp(argv[3], "quality") == 0 ? get_fits_quality(root) : get_fits_holdout(root, argv[3], argc > 4 ? atof(argv[4]) : 0);
         goto done;

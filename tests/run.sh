@@ -221,6 +221,9 @@ expect "quick run: results.json names the MPI library ($MB_MPI launcher) and its
 expect "quick run: report.txt names the MPI library and its version" 0 \
     "^  MPI +($mpi_name) [0-9]+\.[0-9][0-9a-z.]* \(MPI [0-9]\.[0-9]\)\$" -- cat "$TMP/quick/report.txt"
 expect "quick run: report.txt has the bcopy table" 0 'harness\.bcopy' -- cat "$TMP/quick/report.txt"
+# The noisiest node's pre-flight noise and verdict, which make bench prints above the fits' targets.
+expect "quick run: results.json gives the noisiest node's pre-flight noise and verdict" 0 \
+    '^[0-9.e+-]+ [0-9.e+-]+ (quiet|noisy)$' -- "$BUILD/tests/results_get" "$TMP/quick/results.json" noise
 
 # --- os/: the node's OS, CPU and local-communication figures (issue 14), from the quick run ---
 # Every os.* benchmark has its record: skipped with a reason, or every point measured with a
