@@ -340,8 +340,8 @@ static double step_t(double d)
 /* A point measured in a burst of the host's noise (4 times, or a quarter of, its time)
  * among 3% scatter is marked a spike and no longer pulls the line (without the rule the
  * slope was within 5% in 100 of these 200 runs); the points beside a protocol step (1.56
- * times the time) are seldom marked (7 times in 200 runs), points of scatter alone hardly
- * ever (1 in 8000). */
+ * times the time) are seldom marked (2 times in 200 runs), nor those of a measured one,
+ * points of scatter alone hardly ever (1 in 8000). */
 static void test_spike(void **state)
 {
     (void)state;
@@ -377,7 +377,18 @@ static void test_spike(void **state)
             step_marks += pts[j].spike;
     }
     gsl_rng_free(r);
-    if (marked < runs * 95 / 100 || slope_ok < runs * 9 / 10 || step_marks > runs / 20 ||
+    /* mpi.pingpong's step from 256 to 384 B in a default run (medians, ns): the point after
+     * it lies 11% off its neighbours' line and the one before it 9% the other way, but the
+     * point after that (512 B) hardly moved: a step, not a spike. */
+    static const double step_d[] = {48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
+    static const double step_ns[] = {471.1, 470.3, 481.3, 480.8, 504.7, 532.1,
+                                     702.7, 705.0, 735.8, 775.4, 826.9, 875.5};
+    for (size_t j = 0; j < 12; j++)
+        pts[j] = (mb_fit_point_t){2, step_d[j], step_ns[j], 0.005 * step_ns[j], false};
+    mb_fit_scatter_weights(pts, 12, 0.005);
+    for (size_t j = 0; j < 12; j++)
+        step_marks += pts[j].spike;
+    if (marked < runs * 95 / 100 || slope_ok < runs * 9 / 10 || step_marks > runs / 40 ||
         false_marks > total / 200)
         fail_msg("burst points marked in %d of %d runs, slope within 5%% in %d; points beside "
                  "a step marked %d times; points of scatter alone marked %d of %d",

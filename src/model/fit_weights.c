@@ -24,10 +24,12 @@
 #define FIT_WEIGHTS_MAD_SIGMA 1.4826
 /* A spike lies this many scatters off its neighbours' line... */
 #define FIT_WEIGHTS_SPIKE 4.0
-/* ...and each neighbour off its own line the other way, by less than this part of that: on
- * a smooth curve a lone point's excess moves its two neighbours' lines by about half of it
- * each, a step moves the two points beside it by as much each. */
-#define FIT_WEIGHTS_SPIKE_NEIGHBOUR 0.75
+/* ...and each neighbour off its own line the other way, by between these parts of that: a
+ * lone point's excess moves the lines through each of its neighbours by 0.4-0.6 of it
+ * (their weights on it, at 1.5x and 1.33x spacing), while a step between two points moves
+ * the two alike and leaves the points beyond them where they were. */
+#define FIT_WEIGHTS_SPIKE_NEIGHBOUR_MIN 0.25
+#define FIT_WEIGHTS_SPIKE_NEIGHBOUR_MAX 0.75
 
 typedef struct fit_weights_key {
     double along, across, t;
@@ -66,9 +68,14 @@ static bool fit_weights_spike(const fit_weights_key_t *k, size_t i, size_t n, do
     if (i == 0 || i + 1 >= n || !isfinite(k[i].dev) || !isfinite(k[i - 1].dev) ||
         !isfinite(k[i + 1].dev))
         return false;
-    double dev = k[i].dev, limit = FIT_WEIGHTS_SPIKE_NEIGHBOUR * fabs(dev);
-    return fabs(dev) > FIT_WEIGHTS_SPIKE * log1p(rel) && k[i - 1].dev * dev < 0 &&
-           k[i + 1].dev * dev < 0 && fabs(k[i - 1].dev) < limit && fabs(k[i + 1].dev) < limit;
+    double dev = k[i].dev, lo = FIT_WEIGHTS_SPIKE_NEIGHBOUR_MIN * fabs(dev),
+           hi = FIT_WEIGHTS_SPIKE_NEIGHBOUR_MAX * fabs(dev);
+    if (!(fabs(dev) > FIT_WEIGHTS_SPIKE * log1p(rel)))
+        return false;
+    for (size_t j = i - 1; j <= i + 1; j += 2)
+        if (!(k[j].dev * dev < 0 && fabs(k[j].dev) > lo && fabs(k[j].dev) < hi))
+            return false;
+    return true;
 }
 
 /* The scatter (a fraction of t) from the finite devs among k[lo..hi], or NAN with fewer
