@@ -145,8 +145,9 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
  * while each neighbour lies off its own line the other way by 1/4 to 3/4 of its distance
  * (what one point measured in a burst of the host's noise does to them; a step moves the
  * two points beside it alike and not those beyond), is marked and gets its distance from
- * that line as its sd: it no longer pulls the fit, nor counts as the model's misfit. Returns the median relative floor applied,
- * or 0 (only min_rel applied, no spike marked) with fewer than 5 triples in all. */
+ * that line as its sd: it no longer pulls the fit, nor counts as the model's misfit.
+ * Returns the median relative floor applied, or 0 (only min_rel applied, no spike marked)
+ * with fewer than 5 triples in all. */
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
 
 /* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no
