@@ -157,44 +157,47 @@ static void test_share_by_hand(void **state)
 {
     (void)state;
     mb_budget_t bg = {.budget_s = 100, .began_s = 0};
+    double f;
     /* Everything fits (10 + 30 <= 84): this one gets all but the rest's 30. */
-    assert_float_equal(mb_budget_share_s(&bg, 8, est(4, 6), est(30, 0)), 54, 1e-9);
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(4, 6), est(30, 0), &f), 54, 1e-9);
+    assert_float_equal(f, 1, 0);
     /* It does not (60 + 108 > 84), but the points do (10 + 14 <= 84): its 10 s of points and
-     * the 60 s left over in proportion to the working sets, 60 * 50 / 100 = 30. */
-    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 50), est(14, 50)), 40, 1e-9);
+     * the 60 s left over in proportion to the working sets, 60 * 50 / 100 = 30; the working
+     * sets fit 60 of their 100 s. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 50), est(14, 50), &f), 40, 1e-9);
+    assert_float_equal(f, 0.6, 1e-12);
     /* A benchmark without working sets keeps its points' time. */
-    assert_float_equal(mb_budget_share_s(&bg, 8, est(14, 0), est(10, 100)), 14, 1e-9);
-    /* Not even the points fit (60 + 108 > 84): in proportion to them, 84 * 60 / 168 = 30. */
-    assert_float_equal(mb_budget_share_s(&bg, 8, est(60, 5), est(108, 5)), 30, 1e-9);
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(14, 0), est(10, 100), &f), 14, 1e-9);
+    assert_float_equal(f, 0.6, 1e-12);
+    /* Not even the points fit (60 + 108 > 84): points and working sets cut alike, by
+     * 84 / 178; this one gets that of its 65 s. */
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(60, 5), est(108, 5), &f), 84.0 * 65 / 178,
+                       1e-9);
+    assert_float_equal(f, 84.0 / 178, 1e-12);
     /* Points running 2x slow double their side: 20 + 60 <= 84 fits, 84 - 60 = 24. */
     mb_budget_done(&bg, est(5, 0), 0, 10);
-    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 0), est(30, 0)), 24, 1e-9);
+    assert_float_equal(mb_budget_share_s(&bg, 8, est(10, 0), est(30, 0), &f), 24, 1e-9);
     /* Nothing left. */
-    assert_float_equal(mb_budget_share_s(&bg, 95, est(10, 0), est(30, 0)), 0, 0);
+    assert_float_equal(mb_budget_share_s(&bg, 95, est(10, 0), est(30, 0), &f), 0, 0);
+    assert_float_equal(f, 0, 0);
 }
 
 static void test_span_cap_by_hand(void **state)
 {
     (void)state;
     uint64_t cap = 256 * MIB;
-    mb_budget_slowness_t one = {1, 1}, two = {2, 2};
-    /* Fits: 2 + 10 <= 20. */
-    mb_budget_estimate_t e = est(2, 10);
-    assert_int_equal(mb_budget_span_cap(cap, 20, e, one), cap);
-    /* Half the memory work fits: (7 - 2) / 10 of 256 MiB = 128 MiB. */
-    assert_int_equal(mb_budget_span_cap(cap, 7, e, one), 128 * MIB);
-    /* Slowness 2: (14 - 4) / 20 = the same half. */
-    assert_int_equal(mb_budget_span_cap(cap, 14, e, two), 128 * MIB);
-    /* Nearly fits ((11.5 - 2) / 10 = 0.95 >= MB_BUDGET_SPAN_KEEP): kept whole. */
-    assert_int_equal(mb_budget_span_cap(cap, 11.5, e, one), cap);
+    /* Fits. */
+    assert_int_equal(mb_budget_span_cap(cap, 1), cap);
+    /* Half the memory work fits: 128 MiB. */
+    assert_int_equal(mb_budget_span_cap(cap, 0.5), 128 * MIB);
+    /* Nearly fits (0.95 >= MB_BUDGET_SPAN_KEEP): kept whole. */
+    assert_int_equal(mb_budget_span_cap(cap, 0.95), cap);
     /* Rounded down to a MiB: 0.3 of 256 MiB = 76.8 MiB -> 76 MiB. */
-    assert_int_equal(mb_budget_span_cap(cap, 5, e, one), 76 * MIB);
+    assert_int_equal(mb_budget_span_cap(cap, 0.3), 76 * MIB);
     /* Never under the floor, even with no time for memory at all. */
-    assert_int_equal(mb_budget_span_cap(cap, 1, e, one), MB_BUDGET_SPAN_FLOOR_BYTES);
-    /* No memory work: nothing to cut. */
-    assert_int_equal(mb_budget_span_cap(cap, 1, est(50, 0), one), cap);
+    assert_int_equal(mb_budget_span_cap(cap, 0), MB_BUDGET_SPAN_FLOOR_BYTES);
     /* A cap already under the floor stays. */
-    assert_int_equal(mb_budget_span_cap(4 * MIB, 1, e, one), 4 * MIB);
+    assert_int_equal(mb_budget_span_cap(4 * MIB, 0), 4 * MIB);
 }
 
 int main(void)

@@ -43,11 +43,14 @@ mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg)
 }
 
 double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
-                         mb_budget_estimate_t rest)
+                         mb_budget_estimate_t rest, double *span_fraction)
 {
+    *span_fraction = 1;
     double left_s = bg->budget_s * (1 - MB_BUDGET_RESERVE) - (now_s - bg->began_s);
-    if (left_s <= 0)
+    if (left_s <= 0) {
+        *span_fraction = 0;
         return 0;
+    }
     mb_budget_slowness_t slow = mb_budget_slowness(bg);
     double own_points_s = slow.points * own.points_s, own_touch_s = slow.touch * own.touch_s;
     double rest_points_s = slow.points * rest.points_s, rest_touch_s = slow.touch * rest.touch_s;
@@ -55,24 +58,25 @@ double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate
     if (own_points_s + own_touch_s + rest_s <= left_s)
         return left_s - rest_s;
     /* Every benchmark's points first; the working sets share what is left over. */
-    double points_s = own_points_s + rest_points_s;
-    if (points_s <= left_s)
-        return own_points_s + (left_s - points_s) * own_touch_s / (own_touch_s + rest_touch_s);
-    return points_s > 0 ? left_s * own_points_s / points_s : 0;
+    double points_s = own_points_s + rest_points_s, touch_s = own_touch_s + rest_touch_s;
+    if (points_s <= left_s) {
+        *span_fraction = touch_s > 0 ? (left_s - points_s) / touch_s : 1;
+        return own_points_s + (left_s - points_s) * own_touch_s / touch_s;
+    }
+    /* Not even the points fit: points and working sets are cut alike. Giving the working
+     * sets nothing cut every one to the floor: at -np 16 on a 16-core VM the default run
+     * measured STREAM on arrays of 2.8 MB (in cache) to save 2 s of its 80. */
+    *span_fraction = left_s / (points_s + touch_s);
+    return *span_fraction * (own_points_s + own_touch_s);
 }
 
-uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estimate_t est,
-                            mb_budget_slowness_t slow)
+uint64_t mb_budget_span_cap(uint64_t cap_bytes, double span_fraction)
 {
-    double points_s = est.points_s * slow.points, touch_s = est.touch_s * slow.touch;
-    if (touch_s <= 0 || points_s + touch_s <= share_s)
+    if (span_fraction >= MB_BUDGET_SPAN_KEEP)
         return cap_bytes;
-    double fits = (share_s - points_s) / touch_s;
-    if (fits >= MB_BUDGET_SPAN_KEEP)
-        return cap_bytes;
-    double cap = fits > 0 ? (double)cap_bytes * fits : 0;
+    double cap = span_fraction > 0 ? (double)cap_bytes * span_fraction : 0;
     uint64_t mib = (uint64_t)1 << 20;
-    uint64_t scaled = cap >= (double)cap_bytes ? cap_bytes : (uint64_t)cap / mib * mib;
+    uint64_t scaled = (uint64_t)cap / mib * mib;
     if (scaled < MB_BUDGET_SPAN_FLOOR_BYTES)
         scaled = MB_BUDGET_SPAN_FLOOR_BYTES;
     return scaled < cap_bytes ? scaled : cap_bytes;

@@ -68,20 +68,21 @@ mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg);
  * after it are estimated at rest (both before slowness): everything left less the rest when
  * all fits; else its points' time, and the time left after every benchmark's points shared
  * in proportion to the working sets' (which then get cut); when even the points do not
- * fit, the time left in proportion to them (fewer repetitions, coarser grids). 0 when
- * nothing is left. */
+ * fit, the time left in proportion to points and working sets together (both cut alike:
+ * fewer repetitions, coarser grids, smaller working sets). 0 when nothing is left.
+ * *span_fraction: the fraction of the working sets' time that fits (1 when all does), the
+ * same for every benchmark, for mb_budget_span_cap. */
 double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
-                         mb_budget_estimate_t rest);
+                         mb_budget_estimate_t rest, double *span_fraction);
 
 /* The time a benchmark estimated at est should take at the run's slowness so far. */
 double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est);
 
-/* The working-set cap that fits a share: cap_bytes scaled by the part of share_s left to
- * the memory work after the points' own time (slowness applied), rounded down to a MiB,
- * at least MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when the estimate fits, or nearly
+/* The working-set cap for a share whose working sets fit span_fraction of their time
+ * (mb_budget_share_s): cap_bytes scaled by it, rounded down to a MiB, at least
+ * MB_BUDGET_SPAN_FLOOR_BYTES; cap_bytes itself when it is 1, or nearly
  * (MB_BUDGET_SPAN_KEEP). */
-uint64_t mb_budget_span_cap(uint64_t cap_bytes, double share_s, mb_budget_estimate_t est,
-                            mb_budget_slowness_t slow);
+uint64_t mb_budget_span_cap(uint64_t cap_bytes, double span_fraction);
 
 /* Record a benchmark done: its estimate, the share it had (0: no budget) and its wall time.
  * One that ended on its share's deadline before its estimate says nothing of the rates. */

@@ -275,9 +275,11 @@ static void driver_budget_share(mb_context_t *ctx, const mb_budget_t *bg,
         rest.touch_s += est[j].touch_s;
     }
     double now_s = mb_clock_elapsed_s();
-    double share_s = mb_budget_share_s(bg, now_s, est[i], rest);
-    double v[3] = {now_s + share_s,
-                   (double)mb_budget_span_cap(span_cap, share_s, est[i], mb_budget_slowness(bg)),
+    double span_fraction;
+    double share_s = mb_budget_share_s(bg, now_s, est[i], rest, &span_fraction);
+    /* A benchmark without working sets has nothing to cut. */
+    uint64_t cap = est[i].touch_s > 0 ? mb_budget_span_cap(span_cap, span_fraction) : span_cap;
+    double v[3] = {now_s + share_s, (double)cap,
                    share_s < DRIVER_BUDGET_ROOM * mb_budget_expected_s(bg, est[i])};
     MB_MPI_CHECK(MPI_Bcast(v, 3, MPI_DOUBLE, 0, ctx->comm));
     ctx->budget_deadline_s = v[0];
