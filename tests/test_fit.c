@@ -452,6 +452,27 @@ static void test_segment_rules_and_zero(void **state)
     assert_true(isnan(m.q));
     zero[0].d = 8;
     assert_int_equal(mb_fit_zero_bytes(zero, 4, MB_FIT_GENERIC, &m, err, sizeof err), -1);
+    /* The whole series keeps the segments' rule: one size at p = 2 and 16 (what a budget
+     * left of a sweep), 3 sizes, or 4 within an octave, get no model over d; 4 over an
+     * octave do; points over p at 0 bytes alone are a model over p. */
+    mb_fit_point_t few[8];
+    const double few_d[][4] = {{1 << 20, 1 << 20, 1 << 20, 1 << 20},
+                               {1024, 2048, 4096, 4096},
+                               {1024, 1280, 1536, 1792},
+                               {1024, 1536, 2048, 3072}};
+    for (int c = 0; c < 4; c++) {
+        for (int i = 0; i < 8; i++)
+            few[i] = (mb_fit_point_t){i % 2 ? 16 : 2, few_d[c][i / 2], 1000 + few_d[c][i / 2], 10,
+                                      false};
+        int rc = mb_fit_segments(few, 8, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err);
+        assert_int_equal(rc, c == 3 ? 0 : -1);
+        if (rc != 0)
+            assert_non_null(strstr(err, "a model over d needs 4 spanning an octave"));
+    }
+    for (int i = 0; i < 8; i++)
+        few[i] = (mb_fit_point_t){2 + i, 0, 300 + 50 * (2 + i), 10, false};
+    assert_int_equal(mb_fit_segments(few, 8, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+                     0);
 }
 
 /* Eager up to 4096 B, rendezvous from 6144 B with a 2 us jump: the break is found within

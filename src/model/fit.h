@@ -115,7 +115,8 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
  * simpler one's; c, the most detailed candidate's median squared standardised residual
  * over chi-squared(1)'s median (times n / (n - terms)), at least 1, discounts scatter beyond
  * the stated errors (quasi-likelihood BIC; c = 1 for honest error bars) and, unlike chi2/dof,
- * is not set by one stretch that no line fits.
+ * is not set by one stretch that no line fits. The whole series keeps the segments' rule
+ * where it has any d > 0 (one at 0 bytes alone is a model over p).
  * Returns 0, or -1 with err. */
 int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                     mb_fit_segments_t *out, char *err, size_t errlen);
