@@ -57,10 +57,11 @@ double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate
     double rest_s = rest_points_s + rest_touch_s;
     if (own_points_s + own_touch_s + rest_s <= left_s)
         return left_s - rest_s;
-    /* Every benchmark's points first; the working sets share what is left over. */
+    /* Every benchmark's points first; the working sets (there are some, or all would have
+     * fit) share what is left over. */
     double points_s = own_points_s + rest_points_s, touch_s = own_touch_s + rest_touch_s;
     if (points_s <= left_s) {
-        *span_fraction = touch_s > 0 ? (left_s - points_s) / touch_s : 1;
+        *span_fraction = (left_s - points_s) / touch_s;
         return own_points_s + (left_s - points_s) * own_touch_s / touch_s;
     }
     /* Not even the points fit: points and working sets are cut alike. Giving the working
