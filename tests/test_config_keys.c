@@ -95,7 +95,7 @@ static void test_json_has_every_key(void **state)
                    "\"enough_fallback\":\"auto\"}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},
         {"preflight", "{\"enabled\":true,\"mhz_measurements\":11,\"perturb_duration\":20000000,"
-                      "\"perturb_count\":100,\"perturb_memory_count\":20,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
+                      "\"perturb_count\":100,\"perturb_memory_count\":20,\"detour_duration\":200000000,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
                       "\"on_noisy\":\"warn\"}"},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {

@@ -8,8 +8,9 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "mhz.h"
 #include "clock.h"
+#include "detour.h"
+#include "mhz.h"
 #include "mpi_util.h"
 #include "perturb.h"
 #include "sysinfo.h"
@@ -51,6 +52,14 @@ static json_t *preflight_perturb_rank(const mb_context_t *ctx)
                             cpus ? json_string(cpus) : json_null());
     free(cpus);
     preflight_perturb_figures(ctx, &opts, rec);
+    if (cfg->preflight_detour_duration > 0) {
+        mb_detour_result_t d;
+        if (mb_detour_run(ctx->timing->clock, ctx->timing->resolution_ns,
+                          (double)cfg->preflight_detour_duration, &d) == 0)
+            json_object_set_new(rec, "detour", mb_detour_json(&d));
+        else
+            json_object_set_new(rec, "detour", json_pack("{s:s}", "error", "out of memory"));
+    }
     if (cfg->preflight_perturb_memory_count > 0) {
         opts.count = cfg->preflight_perturb_memory_count;
         opts.mem_bytes = mb_sysinfo_memory_span_shared_bytes(
@@ -82,6 +91,28 @@ static json_t *preflight_node_perturb(const json_t *per_rank, const char *mode)
     return worst;
 }
 
+/* The node's detour figures: its rank that lost the largest share of its time, with that
+ * rank's number; NULL when no rank has them. New reference. */
+static json_t *preflight_node_detour(const json_t *per_rank)
+{
+    const json_t *worst = NULL, *rec;
+    double most = -1;
+    size_t i;
+    json_array_foreach(per_rank, i, rec)
+    {
+        const json_t *v = json_object_get(json_object_get(rec, "detour"), "lost_pct");
+        if (json_is_number(v) && json_number_value(v) > most) {
+            most = json_number_value(v);
+            worst = rec;
+        }
+    }
+    if (!worst)
+        return NULL;
+    json_t *out = json_deep_copy(json_object_get(worst, "detour"));
+    json_object_set(out, "rank", json_object_get(worst, "rank"));
+    return out;
+}
+
 static json_t *preflight_node_json(const mb_context_t *ctx, const mb_node_layout_t *layout,
                                    const mb_mhz_result_t *mhz, json_t *per_rank)
 {
@@ -97,6 +128,9 @@ static json_t *preflight_node_json(const mb_context_t *ctx, const mb_node_layout
                              "mhz_attempts", mhz->attempts);
     json_object_set_new(node, "cores", json_integer(hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_CORE)));
     json_object_set_new(node, "perturb", preflight_node_perturb(per_rank, NULL));
+    json_t *detour = preflight_node_detour(per_rank);
+    if (detour)
+        json_object_set_new(node, "detour", detour);
     if (json_object_get(json_array_get(per_rank, 0), "memory"))
         json_object_set_new(node, "perturb_memory", preflight_node_perturb(per_rank, "memory"));
     json_object_set_new(node, "per_rank", per_rank);
@@ -183,6 +217,9 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
         fprintf(stderr, "mbsuite: pre-flight: perturbation test, %llu runs of %.0f ms on every rank",
                 (unsigned long long)cfg->preflight_perturb_count,
                 (double)cfg->preflight_perturb_duration / 1e6);
+        if (cfg->preflight_detour_duration > 0)
+            fprintf(stderr, ", then the detour test (%.0f ms of clock reads)",
+                    (double)cfg->preflight_detour_duration / 1e6);
         if (cfg->preflight_perturb_memory_count > 0)
             fprintf(stderr, ", then %llu of the memory mode over %llu MiB per rank",
                     (unsigned long long)cfg->preflight_perturb_memory_count,
@@ -208,14 +245,14 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
     int flagged = 0;
     double median = mb_preflight_verdict(nodes, cfg->preflight_mhz_tolerance,
                                          cfg->preflight_noise_threshold, &flagged);
-    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:I, s:s, s:f}", "nodes", nodes,
-                     "median_mhz",
-                     median > 0 ? json_real(median) : json_null(), "flagged_nodes", flagged,
-                     "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
+    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:I, s:f, s:s, s:f}", "nodes", nodes,
+                     "median_mhz", median > 0 ? json_real(median) : json_null(), "flagged_nodes",
+                     flagged, "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
                      "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
                      "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
                      "perturb_count", (json_int_t)cfg->preflight_perturb_count,
                      "perturb_memory_count", (json_int_t)cfg->preflight_perturb_memory_count,
+                     "detour_duration_ms", (double)cfg->preflight_detour_duration / 1e6,
                      "perturb_reference", MB_PERTURB_REFERENCE_NAME, "elapsed_s",
                      mb_clock_elapsed_s() - began);
 }

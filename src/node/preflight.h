@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-node pre-flight, before the parallel suite: mhz (seed 000 4-7) on one rank per
- * node while the node's other ranks wait, then the perturbation test (seed 002) on every
- * rank at once, each on its own core, so a core that takes the interrupts shows up. Rank 0
- * gathers a cluster table and flags nodes whose clock is off the cluster median or whose
- * noise is above the threshold. */
+ * node while the node's other ranks wait, then the perturbation test (seed 002) and the
+ * detour test (detour.h) on every rank at once, each on its own core, so a core that takes
+ * the interrupts shows up. Rank 0 gathers a cluster table and flags nodes whose clock is
+ * off the cluster median or whose noise is above the threshold. */
 #ifndef MB_PREFLIGHT_H
 #define MB_PREFLIGHT_H
 
@@ -19,11 +19,13 @@
  * "perturb": {"p50_pct", "p90_pct", "p99_pct", "max_pct"} (the node's noisiest rank;
  * slower% against each rank's p10 run, perturb.h), "perturb_memory": the same of the memory
  * mode (when perturb_memory_count > 0), "per_rank": [{"rank", "cpus", "p50_pct", "p90_pct",
- * "p99_pct", "max_pct", "fastest_ms", "reference_ms", "memory": {"mem_bytes", the same}}],
+ * "p99_pct", "max_pct", "fastest_ms", "reference_ms", "detour": the detour test's figures
+ * (detour.h; when detour_duration > 0), "memory": {"mem_bytes", the same}}], "detour": the
+ * per-rank detour figures of the rank that lost the largest share, with its "rank",
  * "flagged", "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct",
  * "noise_threshold_pct", "perturb_duration_ms", "perturb_count", "perturb_memory_count",
- * "perturb_reference" ("p10"), "elapsed_s"}; NULL on the other ranks. Progress goes to
- * stderr from rank 0. The verdict goes by the spin loop's figures. */
+ * "detour_duration_ms", "perturb_reference" ("p10"), "elapsed_s"}; NULL on the other
+ * ranks. Progress goes to stderr from rank 0. The verdict goes by the spin loop's figures. */
 json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout);
 
 /* Flag the nodes of `nodes` (the array above, without "flagged"/"why"): MHz further than

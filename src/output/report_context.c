@@ -249,7 +249,7 @@ static void report_context_clock(FILE *f, const json_t *system)
         report_context_label(f, "");
         fprintf(f, "medians of experiments this short leave out what takes the CPU away every "
                    "few ms; tools timing one loop of 5-20 ms (lmbench, STREAM, OSU) include it "
-                   "(README, \"How it measures\")\n");
+                   "(README, \"How it measures\"; how much: the pre-flight's detour test)\n");
     }
 
     report_context_label(f, "loop overhead");
@@ -392,6 +392,26 @@ void mb_report_preflight(FILE *f, const json_t *pre)
         report_context_pct(f, mem, "p99_pct");
         fprintf(f, "  (p50 %%, p99 %% of its noisiest rank; not part of the verdict)\n");
     }
+    json_array_foreach(nodes, i, node)
+    {
+        const json_t *d = json_object_get(node, "detour");
+        double lost, per_s, med, p90, max;
+        if (!mb_report_text_num(d, "lost_pct", &lost) || !mb_report_text_num(d, "per_s", &per_s) ||
+            !mb_report_text_num(d, "median_us", &med) || !mb_report_text_num(d, "p90_us", &p90) ||
+            !mb_report_text_num(d, "max_us", &max))
+            continue;
+        fprintf(f,
+                REPORT_CONTEXT_INDENT
+                "node %zu detour test (the clock read back to back, all "
+                "ranks): the CPU away %.2f%% of the time, %.0f times a second",
+                i, lost, per_s);
+        if (per_s > 0)
+            fprintf(f, ", %.3g us each (median; p90 %.3g, longest %.4g)", med, p90, max);
+        fprintf(f,
+                " on rank %lld, the most; not part of the verdict. Medians of short "
+                "experiments leave this out, a loop timed whole (OSU, lmbench) takes it in\n",
+                (long long)json_integer_value(json_object_get(d, "rank")));
+    }
     if (mb_report_text_num(pre, "median_mhz", &v))
         fprintf(f, REPORT_CONTEXT_INDENT "cluster median %.1f MHz; %lld of %zu node(s) flagged\n",
                 v, (long long)json_integer_value(json_object_get(pre, "flagged_nodes")),
@@ -412,8 +432,8 @@ void mb_report_preflight(FILE *f, const json_t *pre)
         fprintf(f, REPORT_CONTEXT_INDENT "per-core noise of %zu ranks: see results.json\n", nranks);
         return;
     }
-    fprintf(f,
-            REPORT_CONTEXT_INDENT "per core:  rank  node  cpus     p50 %%    p99 %%    max %%\n");
+    fprintf(f, REPORT_CONTEXT_INDENT
+            "per core:  rank  node  cpus     p50 %%    p99 %%    max %%   away %%\n");
     json_array_foreach(nodes, i, node)
     {
         size_t j;
@@ -426,6 +446,7 @@ void mb_report_preflight(FILE *f, const json_t *pre)
             report_context_pct(f, rec, "p50_pct");
             report_context_pct(f, rec, "p99_pct");
             report_context_pct(f, rec, "max_pct");
+            report_context_pct(f, json_object_get(rec, "detour"), "lost_pct");
             fprintf(f, "\n");
         }
     }

@@ -391,6 +391,10 @@ static void html_preflight_row(FILE *f, size_t index, const json_t *node)
             snprintf(cell, sizeof cell, "%.2f", v);
         mb_html_td(f, cell, true);
     }
+    cell[0] = '\0';
+    if (mb_report_text_num(json_object_get(node, "detour"), "lost_pct", &v))
+        snprintf(cell, sizeof cell, "%.2f", v);
+    mb_html_td(f, cell, true);
     if (flagged) {
         fputs("<td><span class=\"badge bad\">flagged</span>", f);
         mb_html_escape(f, mb_report_text_dash(mb_report_text_str(node, "why")));
@@ -408,16 +412,18 @@ static void html_preflight(FILE *f, html_ctx_t *h)
     double v;
     size_t i;
     fputs("<p>Every node's clock speed (lmbench's mhz, seed 000) and noise (p1bench's "
-          "perturbation test, seed 002: how much slower than its fastest each equal spin run "
-          "was, all ranks at once), before the suite.",
+          "perturbation test, seed 002: how much slower than its p10 run each equal spin run "
+          "was, all ranks at once; away %: the share of time the detour test found the CPU "
+          "taken away, which medians of short experiments leave out and a loop timed whole "
+          "takes in), before the suite.",
           f);
     if (mb_report_text_num(pre, "median_mhz", &v))
         fprintf(f, " Cluster median %.1f MHz; %lld of %zu node(s) flagged.", v,
                 (long long)json_integer_value(json_object_get(pre, "flagged_nodes")),
                 json_array_size(nodes));
     fputs(" Flagged nodes first.</p>\n<table>\n<tr>", f);
-    static const char *const heads[] = {"node",  "host",  "MHz",   "tick ns", "cores", "ranks",
-                                        "p50 %", "p90 %", "p99 %", "max %",   "verdict"};
+    static const char *const heads[] = {"node",  "host",  "MHz",   "tick ns", "cores",  "ranks",
+                                        "p50 %", "p90 %", "p99 %", "max %",   "away %", "verdict"};
     for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
         mb_html_th(f, heads[k]);
     fputs("</tr>\n", f);

@@ -256,6 +256,29 @@ static int check_preflight_node(mb_check_t *c, const json_t *node)
             return -1;
     }
     mb_check_pop(c, old);
+    /* The detour test's figures, where it ran: the noisiest rank's share of time away. */
+    const json_t *detour = json_object_get(node, "detour");
+    if (!detour)
+        return 0;
+    static const char *const detour_nonneg[] = {"per_s", "median_us", "p90_us", "max_us"};
+    double lost = 0;
+    old = mb_check_push_key(c, "detour");
+    if (!json_is_object(detour))
+        return mb_check_fail(c, "expected object, got %s", mb_check_type_name(detour));
+    if (mb_check_number(c, detour, "span_ms", MB_CHECK_POSITIVE, NULL) != 0 ||
+        mb_check_number(c, detour, "threshold_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+        mb_check_integer(c, detour, "count", 0, false, NULL) != 0 ||
+        mb_check_integer(c, detour, "rank", 0, false, NULL) != 0 ||
+        mb_check_number(c, detour, "lost_pct", MB_CHECK_NONNEG, &lost) != 0)
+        return -1;
+    for (size_t k = 0; k < sizeof detour_nonneg / sizeof detour_nonneg[0]; k++)
+        if (mb_check_number(c, detour, detour_nonneg[k], MB_CHECK_NONNEG, NULL) != 0)
+            return -1;
+    if (lost > 100) {
+        mb_check_push_key(c, "lost_pct");
+        return mb_check_fail(c, "%g%% of the time lost: more than all of it", lost);
+    }
+    mb_check_pop(c, old);
     return 0;
 }
 
