@@ -4,15 +4,25 @@
  * buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters` round
  * trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip
  * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU), rank r bound
- * to the r-th allowed CPU (ref_bind.h). Prints "SIZE NS" per size on rank 0: the half
- * round trip in ns. --same-buffer sends and receives in one buffer (mbsuite's pingpong
- * before issue 15), to show what that costs. */
+ * to the r-th allowed CPU (ref_bind.h). Prints "SIZE NS BLOCK_NS" per size on rank 0: the
+ * half round trip in ns, the loop's mean as osu_latency reports it, then the median over
+ * blocks of round trips of about 20 us each (at least one round trip), mbsuite's experiments
+ * on these machines, read off the same loop with one clock read per block: the same loop
+ * with mbsuite's statistic, so that `make bench` can tell the method's part of a difference
+ * from the rest. --same-buffer sends and receives in one buffer (mbsuite's pingpong before
+ * issue 15), to show what that costs. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ref_bind.h"
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 int main(int argc, char **argv)
 {
@@ -40,12 +50,25 @@ int main(int argc, char **argv)
         memset(sbuf, 'a', (size_t)bytes + 1);
         memset(rbuf, 'b', (size_t)bytes + 1);
         char *in = same ? sbuf : rbuf;
-        double t0 = 0;
+        double *block_ns = malloc((size_t)iters * sizeof *block_ns);
+        if (!block_ns)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        double t0 = 0, warm = 0, last = 0;
+        int block = 1, nblocks = 0;
         MPI_Barrier(MPI_COMM_WORLD);
+        warm = MPI_Wtime();
         for (int i = 0; i < iters + skip; i++) {
             if (i == skip) {
+                /* Round trips per block: about 20 us of them by the warm-up's pace. */
+                double rt = (MPI_Wtime() - warm) / skip;
+                block = rt > 0 && rt < 20e-6 ? (int)(20e-6 / rt) + 1 : 1;
                 MPI_Barrier(MPI_COMM_WORLD);
-                t0 = MPI_Wtime();
+                t0 = last = MPI_Wtime();
+            }
+            if (rank == 0 && i > skip && (i - skip) % block == 0) {
+                double now = MPI_Wtime();
+                block_ns[nblocks++] = (now - last) * 1e9 / (2.0 * block);
+                last = now;
             }
             if (rank == 0) {
                 MPI_Send(sbuf, (int)bytes, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
@@ -56,8 +79,12 @@ int main(int argc, char **argv)
             }
         }
         double t = MPI_Wtime() - t0;
-        if (rank == 0)
-            printf("%ld %.1f\n", bytes, t * 1e9 / (2.0 * iters));
+        if (rank == 0) {
+            qsort(block_ns, (size_t)nblocks, sizeof *block_ns, cmp);
+            printf("%ld %.1f %.1f\n", bytes, t * 1e9 / (2.0 * iters),
+                   nblocks ? block_ns[nblocks / 2] : 0.0);
+        }
+        free(block_ns);
         free(sbuf);
         free(rbuf);
     }

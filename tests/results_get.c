@@ -34,16 +34,17 @@
 
 static int get_usage(void)
 {
-    fprintf(stderr, "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-                    "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget KEY\n"
-                    "       results_get FILE system.os_phase KEY\n"
-                    "       results_get FILE timings phase NAME\n"
-                    "       results_get FILE timings slowest\n"
-                    "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
-                    "       results_get FILE predictions errors\n"
-                    "       results_get FILE noise\n"
-                    "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
-                    "       results_get FILE levels|midpoints BENCH\n");
+    fprintf(stderr,
+            "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
+            "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget KEY\n"
+            "       results_get FILE system.os_phase KEY\n"
+            "       results_get FILE timings phase NAME\n"
+            "       results_get FILE timings slowest\n"
+            "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
+            "       results_get FILE predictions errors\n"
+            "       results_get FILE noise | detour\n"
+            "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
+            "       results_get FILE levels|midpoints BENCH\n");
     return 2;
 }
 
@@ -208,6 +209,30 @@ static int get_noise(const json_t *root)
     return 0;
 }
 
+/* The pre-flight's detour test on the node that lost the largest share of its time, as
+ * "LOST_PCT PER_S MEDIAN_US". */
+static int get_detour(const json_t *root)
+{
+    size_t i;
+    const json_t *node, *worst = NULL;
+    double most = 0;
+    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
+    {
+        const json_t *lost = json_object_get(json_object_get(node, "detour"), "lost_pct");
+        if (json_is_number(lost) && (!worst || json_number_value(lost) > most)) {
+            worst = json_object_get(node, "detour");
+            most = json_number_value(lost);
+        }
+    }
+    if (!worst) {
+        fprintf(stderr, "results_get: the run has no detour test\n");
+        return 1;
+    }
+    printf("%.3g %.4g %.3g\n", most, json_number_value(json_object_get(worst, "per_s")),
+           json_number_value(json_object_get(worst, "median_us")));
+    return 0;
+}
+
 /* The measured benchmark with the largest wall_s, as "NAME SECONDS". */
 static int get_slowest(const json_t *root)
 {
@@ -290,7 +315,7 @@ static int get_params_match(const json_t *params, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (argc < 4 && strcmp(argv[2], "noise") != 0))
+    if (argc < 3 || (argc < 4 && strcmp(argv[2], "noise") != 0 && strcmp(argv[2], "detour") != 0))
         return get_usage();
     json_error_t jerr;
     json_t *root = json_load_file(argv[1], 0, &jerr);
@@ -299,8 +324,8 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 1;
-    if (strcmp(argv[2], "noise") == 0) {
-        rc = get_noise(root);
+    if (strcmp(argv[2], "noise") == 0 || strcmp(argv[2], "detour") == 0) {
+        rc = argv[2][0] == 'n' ? get_noise(root) : get_detour(root);
         goto done;
     }
     if (strcmp(argv[2], "fits") == 0) {
