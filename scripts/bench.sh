@@ -276,9 +276,11 @@ fit_summary() {
     local noise_p50 noise_p99 noise_verdict noise_limit
     if read -r noise_p50 noise_p99 noise_verdict <<<"$($GET "$r" noise)"; then
         noise_limit=$($GET "$r" preflight noise_threshold_pct)
+        local away
+        away=$($GET "$r" detour 2>/dev/null | awk '{ print $1 }')
         echo "$label: the run's pre-flight noise (spin loop, noisiest node): p50 $noise_p50%," \
              "p99 $noise_p99% slower than its reference run: $noise_verdict (flagged above p99" \
-             "$noise_limit%); the targets below are for a quiet run"
+             "$noise_limit%); the CPU away ${away:-?}% of the time (detour test); the targets below are for a quiet run"
     fi
     local p2p n2p p2p_worst p2p_worst_name p2p_over coll ncoll coll_worst coll_worst_name coll_over
     read -r p2p n2p p2p_worst p2p_worst_name p2p_over <<<"$($GET "$r" fits p2p 5)"

@@ -21,14 +21,13 @@ void mb_detour_init(mb_detour_t *d, double step_ns, double resolution_ns)
     d->threshold_ns =
         fmax(fmax(MB_DETOUR_MIN_THRESHOLD_NS, MB_DETOUR_STEP_FACTOR * step_ns), 2 * resolution_ns);
     d->span_ns = d->lost_ns = d->max_ns = 0;
-    d->steps = d->count = 0;
+    d->count = 0;
     d->kept = 0;
 }
 
 void mb_detour_step(mb_detour_t *d, double step_ns)
 {
     d->span_ns += step_ns;
-    d->steps++;
     if (step_ns <= d->threshold_ns)
         return;
     d->count++;

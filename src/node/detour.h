@@ -26,10 +26,9 @@
 
 /* The detours of one spin, accumulated step by step (mb_detour_step); pure, for tests. */
 typedef struct mb_detour {
-    double step_ns;                 /* the loop's own step: the mean over its undisturbed reads */
+    double step_ns;                 /* the loop's own step (mb_detour_run: its fastest batch) */
     double threshold_ns;            /* a longer step is a detour */
     double span_ns;                 /* time covered by the steps so far */
-    uint64_t steps;                 /* steps so far, detours included */
     uint64_t count;                 /* detours */
     double lost_ns;                 /* the detours' time beyond the loop's own step */
     double max_ns;                  /* the longest detour */
