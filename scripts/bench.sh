@@ -518,11 +518,19 @@ bench_node() {
         for s in $sizes; do
             lat[$s]+="$(nget "$j" shm.latency median size_bytes=$s stride=random) "
         done
-        ref_triad+=("$("$ref/ref_stream_serial" "$array_one" | awk '$1 == "triad" { print $2 * 1e6 }')")
+        # The one-rank references on the CPUs of mbsuite's measuring rank (rank 0): the
+        # two vCPUs of the 2-core KVM VM read memory at different speeds (64 MiB rd: 35-39
+        # GB/s on CPU 0, 41-46 on CPU 1, one after the other), and an unbound reference
+        # ran wherever the scheduler put it.
+        local pin=() cpus
+        cpus=$(tr -d '\n' <"$j" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
+               sed 's/.*"\([^"]*\)"$/\1/')
+        [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
+        ref_triad+=("$("${pin[@]}" "$ref/ref_stream_serial" "$array_one" | awk '$1 == "triad" { print $2 * 1e6 }')")
         ref_triad_all+=("$(OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$ref/ref_stream" "$array_all" | awk '$1 == "triad" { print $2 * 1e6 }')")
-        ref_read+=("$("$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
-        ref_copy+=("$("$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
-        while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("$ref/ref_chase" $sizes)
+        ref_read+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
+        ref_copy+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
+        while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("${pin[@]}" "$ref/ref_chase" $sizes)
     done
     local m rm rs
     echo "(medians of $rounds alternated rounds; MB/s = 1e6 bytes/s; the machine's load: $(cut -d' ' -f1-3 /proc/loadavg))"
