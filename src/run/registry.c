@@ -31,7 +31,8 @@ static const struct registry_preflight {
     const char *name, *summary;
 } registry_preflight[] = {
     {"node.mhz", "clock speed by the GCD of nine expressions' times (seed 000)"},
-    {"node.perturb", "perturbation test: spin-loop variation on every core (seed 002)"},
+    {"node.perturb", "perturbation test: spin-loop variation on every core (seed 002), then the "
+                     "detour test: the share of time the CPU is taken away"},
 };
 
 size_t mb_registry_count(void)
