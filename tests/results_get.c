@@ -324,8 +324,12 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = 1;
-    if (strcmp(argv[2], "noise") == 0 || strcmp(argv[2], "detour") == 0) {
-        rc = argv[2][0] == 'n' ? get_noise(root) : get_detour(root);
+    if (strcmp(argv[2], "noise") == 0) {
+        rc = get_noise(root);
+        goto done;
+    }
+    if (strcmp(argv[2], "detour") == 0) {
+        rc = get_detour(root);
         goto done;
     }
     if (strcmp(argv[2], "fits") == 0) {
