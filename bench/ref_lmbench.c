@@ -9,9 +9,10 @@
  * 150 us). After TRIES = 11 counted intervals the median time per operation is reported.
  * ENOUGH is 5 ms, the shortest interval lmbench's compute_enough accepts (it picks it on
  * any machine with a microsecond clock); the ENOUGH environment variable overrides it in
- * microseconds, as lmbench's does. Not copied: the timer- and loop-overhead subtractions
- * (under 1 ns per operation here, below the figures' precision) and lmbench's child
- * process per benchmark (the operations run in this process).
+ * microseconds, as lmbench's does, and WARMUP runs the operation for that many
+ * microseconds before timing, as lmbench's -W option (default 0, as lmbench's). Not copied: the
+ * timer- and loop-overhead subtractions (under 1 ns per operation here, below the figures'
+ * precision) and lmbench's child process per benchmark (the operations run in this process).
  *
  * Prints one number: microseconds for latencies, MB/s (1e6 bytes/s) for bandwidths.
  *   null | read | write | stat | open        lat_syscall (getppid; 1 byte of /dev/zero,
@@ -94,6 +95,11 @@ static double benchmp_us(op_fn op)
     int counted = 0;
     uint64_t iterations = 1;
     op(1); /* benchmp's warm-up state runs the operation before timing starts */
+    /* lmbench's -W: WARMUP microseconds of the operation before timing (default 0). */
+    const char *warm_env = getenv("WARMUP");
+    double warm_us = warm_env ? atof(warm_env) : 0, warm_t0 = now_us();
+    for (uint64_t n = 1; now_us() - warm_t0 < warm_us; n = n < (1u << 20) ? 2 * n : n)
+        op(n);
     while (counted < TRIES) {
         double t0 = now_us();
         op(iterations);
@@ -199,12 +205,16 @@ static void on_usr1(int sig)
 {
     (void)sig;
 }
+/* lat_sig's do_install: the handler, an empty mask and no flags set in every iteration. */
 static void op_sig_install(uint64_t n)
 {
-    struct sigaction sa = {.sa_handler = on_usr1}, old;
-    sigemptyset(&sa.sa_mask);
-    while (n--)
+    struct sigaction sa = {0}, old;
+    while (n--) {
+        sa.sa_handler = on_usr1;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0;
         sigaction(SIGUSR1, &sa, &old);
+    }
 }
 static void op_sig_send(uint64_t n)
 {

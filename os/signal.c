@@ -81,13 +81,18 @@ static void signal_run(void *state, uint64_t iters)
 {
     signal_state_t *s = state;
     switch (s->op) {
-    case SIGNAL_INSTALL:
+    case SIGNAL_INSTALL: {
+        /* lat_sig's do_install: handler, empty mask and flags set in every iteration, the
+         * rest of the structure not cleared again (a 152-byte clear is 5-7% of the call). */
+        struct sigaction sa = {0}, old;
         for (uint64_t i = iters; i > 0; i--) {
-            struct sigaction sa = {.sa_handler = signal_handler}, old;
+            sa.sa_handler = signal_handler;
             sigemptyset(&sa.sa_mask);
+            sa.sa_flags = 0;
             sigaction(SIGUSR1, &sa, &old);
         }
         break;
+    }
     case SIGNAL_SEND:
         for (uint64_t i = iters; i > 0; i--)
             syscall(SYS_tgkill, s->me, s->tid, 0);
