@@ -210,7 +210,7 @@ bench_mpiref() {
     # the statistic (a loop's mean takes in what takes the CPU away; see the detour line).
     printf '%-30s %14s %14s %8s %14s %8s  %s\n' figure mbsuite reference ratio "ref. median" ratio \
         "per round (mbsuite/reference)"
-    local mb_1m=()
+    local mb_1m=() mb_1m_quiet=()
     for d in $sizes; do
         local mb=() ref=() refmed=() per=""
         for round in $(seq "$rounds"); do
@@ -220,7 +220,12 @@ bench_mpiref() {
             [ -n "$m" ] && mb+=("$m")
             [ -n "$r" ] && ref+=("$r")
             [ -n "$rmed" ] && refmed+=("$rmed")
-            [ "$d" = 1048576 ] && [ -n "$m" ] && mb_1m+=("$m")
+            if [ "$d" = 1048576 ] && [ -n "$m" ]; then
+                mb_1m+=("$m")
+                # The pre-flight's own verdict on the round's node (results_get noise).
+                [ "$($GET "$TMP/ref$round/results.json" noise 2>/dev/null | awk '{ print $3 }')" = quiet ] &&
+                    mb_1m_quiet+=("$m")
+            fi
             per="$per $(calc '%.0f' "${m:-0}")/$(calc '%.0f' "${r:-0}")"
         done
         local mm rm rmm
@@ -255,10 +260,12 @@ bench_mpiref() {
          "round trip at 1 MiB), each after 10 untimed round trips, ranks bound to cores; the" \
          "reference's is the mean of one loop of 1000 round trips (10000 to 8 KiB), ranks bound as mbsuite's:" \
          "a preemption inside its loop is in its mean, so on a loaded machine it rises and the ratio falls"
-    local lo hi
-    lo=$(printf '%s\n' "${mb_1m[@]}" | sort -g | head -1) hi=$(printf '%s\n' "${mb_1m[@]}" | sort -g | tail -1)
+    # (max - min) / min of the numbers given, in percent.
+    spread_pct() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f", (hi - lo) / lo * 100 }'; }
     echo "run-to-run spread of mbsuite's pingpong at 1 MiB over $rounds rounds: (max - min) / min =" \
-         "$(calc '%.1f' "($hi - $lo) / $lo * 100")% (target <= 3% on a quiet machine: see the pre-flight figures above)"
+         "$(spread_pct "${mb_1m[@]}")%; over the ${#mb_1m_quiet[@]} rounds whose pre-flight called the node quiet" \
+         "(its flag, results.json preflight.nodes[].flagged): $([ ${#mb_1m_quiet[@]} -ge 2 ] && echo "$(spread_pct "${mb_1m_quiet[@]}")%" || echo "n/a, fewer than 2")" \
+         "(target <= 3% on a quiet machine)"
     # One buffer for both directions (mbsuite's pingpong before issue 15) in the reference loop.
     $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null
     $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --same-buffer 65536 1048576 >"$TMP/one" 2>/dev/null
