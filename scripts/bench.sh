@@ -28,6 +28,13 @@ fi
 
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+# spread_pct DIGITS NUMBERS...: (max - min) / min of the numbers, in percent.
+spread_pct() {
+    local digits=$1
+    shift
+    printf '%s\n' "$@" | awk -v d="$digits" 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+        END { printf "%." d "f", (hi - lo) / lo * 100 }'
+}
 
 bench_harness() {
     echo "== harness (issue: foundation) =="
@@ -47,8 +54,6 @@ bench_harness() {
     # Five runs of harness.lrand48 under mpirun (a launcher-less run shares its core with the
     # orted that Open MPI forks for it: see README), each interleaved with a run of the lmbench example as a
     # control: when both vary, the machine does, not the harness.
-    spread() { printf '%s\n' "$@" | awk 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
-        END { printf "%.2f", (hi - lo) / lo * 100 }'; }
     medians=() control=()
     for i in 1 2 3 4 5; do
         $MPIRUN -np 1 "$EXE" --config config/default.ini --only harness.lrand48 --out "$TMP/rep$i" >/dev/null 2>&1
@@ -56,9 +61,9 @@ bench_harness() {
         control+=("$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')")
     done
     echo "repeatability: harness.lrand48 medians over 5 runs (ns): ${medians[*]}"
-    echo "repeatability: spread (max - min) / min = $(spread "${medians[@]}")% (target < 1% on a quiet machine)"
+    echo "repeatability: spread (max - min) / min = $(spread_pct 2 "${medians[@]}")% (target < 1% on a quiet machine)"
     echo "control: lmbench-API example between them (ns, 2 digits): ${control[*]};" \
-         "spread $(spread "${control[@]}")%"
+         "spread $(spread_pct 2 "${control[@]}")%"
 
     example=$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')
     echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48: ${medians[0]} ns;" \
@@ -260,11 +265,9 @@ bench_mpiref() {
          "round trip at 1 MiB), each after 10 untimed round trips, ranks bound to cores; the" \
          "reference's is the mean of one loop of 1000 round trips (10000 to 8 KiB), ranks bound as mbsuite's:" \
          "a preemption inside its loop is in its mean, so on a loaded machine it rises and the ratio falls"
-    # (max - min) / min of the numbers given, in percent.
-    spread_pct() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f", (hi - lo) / lo * 100 }'; }
     echo "run-to-run spread of mbsuite's pingpong at 1 MiB over $rounds rounds: (max - min) / min =" \
-         "$(spread_pct "${mb_1m[@]}")%; over the ${#mb_1m_quiet[@]} rounds whose pre-flight called the node quiet" \
-         "(its flag, results.json preflight.nodes[].flagged): $([ ${#mb_1m_quiet[@]} -ge 2 ] && echo "$(spread_pct "${mb_1m_quiet[@]}")%" || echo "n/a, fewer than 2")" \
+         "$(spread_pct 1 "${mb_1m[@]}")%; over the ${#mb_1m_quiet[@]} rounds whose pre-flight called the node quiet" \
+         "(its flag, results.json preflight.nodes[].flagged): $([ ${#mb_1m_quiet[@]} -ge 2 ] && echo "$(spread_pct 1 "${mb_1m_quiet[@]}")%" || echo "n/a, fewer than 2")" \
          "(target <= 3% on a quiet machine)"
     # One buffer for both directions (mbsuite's pingpong before issue 15) in the reference loop.
     $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null

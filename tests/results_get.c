@@ -184,20 +184,28 @@ static int get_fits_quality(const json_t *root)
     return n ? 0 : 1;
 }
 
+/* The pre-flight node whose record[key] is largest, or NULL when no node has that figure. */
+static const json_t *worst_preflight_node(const json_t *root, const char *record, const char *key)
+{
+    size_t i;
+    const json_t *node, *worst = NULL;
+    double most = 0;
+    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
+    {
+        const json_t *v = json_object_get(json_object_get(node, record), key);
+        if (json_is_number(v) && (!worst || json_number_value(v) > most)) {
+            worst = node;
+            most = json_number_value(v);
+        }
+    }
+    return worst;
+}
+
 /* "P50 P99 VERDICT" of the noisiest node's pre-flight spin loop (largest p99; seed 002's
  * slower-than-reference percentages), VERDICT "quiet" or "noisy" as the run flagged it. */
 static int get_noise(const json_t *root)
 {
-    size_t i;
-    const json_t *node, *worst = NULL;
-    double worst_p99 = 0;
-    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node) {
-        const json_t *p99 = json_object_get(json_object_get(node, "perturb"), "p99_pct");
-        if (json_is_number(p99) && (!worst || json_number_value(p99) > worst_p99)) {
-            worst = node;
-            worst_p99 = json_number_value(p99);
-        }
-    }
+    const json_t *worst = worst_preflight_node(root, "perturb", "p99_pct");
     if (!worst) {
         fprintf(stderr, "results_get: the run has no pre-flight noise figure\n");
         return 1;
@@ -213,23 +221,15 @@ static int get_noise(const json_t *root)
  * "LOST_PCT PER_S MEDIAN_US". */
 static int get_detour(const json_t *root)
 {
-    size_t i;
-    const json_t *node, *worst = NULL;
-    double most = 0;
-    json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
-    {
-        const json_t *lost = json_object_get(json_object_get(node, "detour"), "lost_pct");
-        if (json_is_number(lost) && (!worst || json_number_value(lost) > most)) {
-            worst = json_object_get(node, "detour");
-            most = json_number_value(lost);
-        }
-    }
+    const json_t *worst = worst_preflight_node(root, "detour", "lost_pct");
     if (!worst) {
         fprintf(stderr, "results_get: the run has no detour test\n");
         return 1;
     }
-    printf("%.3g %.4g %.3g\n", most, json_number_value(json_object_get(worst, "per_s")),
-           json_number_value(json_object_get(worst, "median_us")));
+    const json_t *d = json_object_get(worst, "detour");
+    printf("%.3g %.4g %.3g\n", json_number_value(json_object_get(d, "lost_pct")),
+           json_number_value(json_object_get(d, "per_s")),
+           json_number_value(json_object_get(d, "median_us")));
     return 0;
 }
 
