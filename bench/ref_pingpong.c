@@ -10,13 +10,15 @@
  * on these machines, read off the same loop with one clock read per block: the same loop
  * with mbsuite's statistic, so that `make bench` can tell the method's part of a difference
  * from the rest. --same-buffer sends and receives in one buffer (mbsuite's pingpong before
- * issue 15), to show what that costs. */
+ * issue 15), to show what that costs. --recycle BYTES puts the buffers on pages the process
+ * has just given back (ref_pages.h). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ref_bind.h"
+#include "ref_pages.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -32,11 +34,22 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     ref_bind_to_core(rank);
     int first = 1;
-    int same = argc > 1 && strcmp(argv[1], "--same-buffer") == 0;
-    first += same;
+    int same = 0;
+    size_t recycle = 0;
+    for (;;) {
+        if (argc > first && strcmp(argv[first], "--same-buffer") == 0) {
+            same = 1;
+            first++;
+        } else if (!ref_recycle_option(argc, argv, &first, &recycle)) {
+            break;
+        }
+    }
+    if (ref_recycle_pages(recycle) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 1);
     if (size < 2 || argc <= first) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpirun -np 2 ref_pingpong [--same-buffer] SIZE...\n");
+            fprintf(stderr,
+                    "usage: mpirun -np 2 ref_pingpong [--same-buffer] [--recycle BYTES] SIZE...\n");
         MPI_Finalize();
         return 2;
     }

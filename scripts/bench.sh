@@ -196,9 +196,15 @@ bench_mpiref() {
         $MPIRUN -np 2 "$EXE" --config "$TMP/ref.ini" --only 'mpi.pingpong,mpi.bw' \
             --out "$TMP/ref$1" >/dev/null 2>&1
     }
+    # The reference once more at 1 MiB with its buffers on pages it has just unmapped, as
+    # many bytes as mbsuite's pre-flight memory mode frees per rank (ref_pages.h).
+    local recycle=""
     run_refs() {
         $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" $sizes >"$TMP/refpp$1" 2>/dev/null
         $MPIRUN -np 2 "$BUILD/bench/ref_bw" 1048576 >"$TMP/refbw$1" 2>/dev/null
+        [ -n "$recycle" ] || recycle=$(grep -o '"mem_bytes": *[0-9]*' "$TMP/ref1/results.json" 2>/dev/null |
+                                       head -1 | grep -o '[0-9]*$')
+        $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --recycle "${recycle:-16777216}" 1048576 >"$TMP/refrec$1" 2>/dev/null
     }
     for round in $(seq "$rounds"); do
         if [ $((round % 2)) = 1 ]; then run_mbsuite "$round"; run_refs "$round"
@@ -215,7 +221,7 @@ bench_mpiref() {
     # the statistic (a loop's mean takes in what takes the CPU away; see the detour line).
     printf '%-30s %14s %14s %8s %14s %8s  %s\n' figure mbsuite reference ratio "ref. median" ratio \
         "per round (mbsuite/reference)"
-    local mb_1m=() mb_1m_quiet=()
+    local mb_1m=() mb_1m_quiet=() ref_1m=()
     for d in $sizes; do
         local mb=() ref=() refmed=() per=""
         for round in $(seq "$rounds"); do
@@ -225,6 +231,7 @@ bench_mpiref() {
             [ -n "$m" ] && mb+=("$m")
             [ -n "$r" ] && ref+=("$r")
             [ -n "$rmed" ] && refmed+=("$rmed")
+            [ "$d" = 1048576 ] && [ -n "$r" ] && ref_1m+=("$r")
             if [ "$d" = 1048576 ] && [ -n "$m" ]; then
                 mb_1m+=("$m")
                 # The pre-flight's own verdict on the round's node (results_get noise).
@@ -253,6 +260,21 @@ bench_mpiref() {
     printf '%-30s %9.0f MB/s %9.0f MB/s %8s %9.0f MB/s %8s %s\n' "bw 1 MiB (window 64)" "$(calc '%.1f' "$bm / 1e6")" \
         "$(calc '%.1f' "$br / 1e6")" "$(calc '%.3f' "$bm / $br")" "$(calc '%.1f' "$brm / 1e6")" \
         "$(calc '%.3f' "$bm / $brm")" "$per"
+    local rec=() recmed=() per=""
+    for round in $(seq "$rounds"); do
+        r=$(awk '$1 == 1048576 { print $2 }' "$TMP/refrec$round")
+        rmed=$(awk '$1 == 1048576 { print $3 }' "$TMP/refrec$round")
+        [ -n "$r" ] && rec+=("$r")
+        [ -n "$rmed" ] && recmed+=("$rmed")
+        per="$per $(calc '%.0f' "${r:-0}")"
+    done
+    local rc rcm mb1
+    rc=$(median "${rec[@]}") rcm=$(median "${recmed[@]}") mb1=$(median "${mb_1m[@]}")
+    echo "pingpong 1 MiB, the reference on recycled pages (ref_pingpong --recycle ${recycle:-16777216}: its buffers on" \
+         "pages it has just unmapped, as mbsuite's are after its pre-flight's memory mode frees that much per rank):" \
+         "$(calc '%.0f' "$rc") ns, $(calc '%.3f' "$rc / $(median "${ref_1m[@]}")") of the plain reference;" \
+         "mbsuite / it $(calc '%.3f' "$mb1 / $rc"), / its median $(calc '%.3f' "$mb1 / $rcm");" \
+         "per round:$per ns (on a VM, which pages a buffer has decides how fast a large message copies; README, \"How it measures\")"
     local detours=()
     for round in $(seq "$rounds"); do
         detours+=("$($GET "$TMP/ref$round/results.json" detour 2>/dev/null | awk '{ print $1 }')")
