@@ -2,8 +2,8 @@
 /* ref_pingpong's --recycle BYTES: map, write and unmap BYTES before the buffers are
  * allocated, so that the buffers' pages are ones the process has just given back, as
  * mbsuite's message buffers are after its pre-flight's memory mode (a working set per rank
- * read, then freed). On the 2-vCPU KVM VMs a 1 MiB message copied between such pages took
- * about 0.8 of the time between pages fresh to the process (README, "How it measures"). */
+ * read, then freed). On the 2-vCPU KVM VMs a 1 MiB pingpong between such pages took 0.78-1.16
+ * (median 0.91) of the time between pages fresh to the process (README, "How it measures"). */
 #ifndef MB_REF_PAGES_H
 #define MB_REF_PAGES_H
 
