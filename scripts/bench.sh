@@ -274,7 +274,7 @@ bench_mpiref() {
          "pages it has just unmapped, as mbsuite's are after its pre-flight's memory mode frees that much per rank):" \
          "$(calc '%.0f' "$rc") ns, $(calc '%.3f' "$rc / $(median "${ref_1m[@]}")") of the plain reference;" \
          "mbsuite / it $(calc '%.3f' "$mb1 / $rc"), / its median $(calc '%.3f' "$mb1 / $rcm");" \
-         "per round:$per ns (on a VM, which pages a buffer has decides how fast a large message copies; README, \"How it measures\")"
+         "per round:$per ns (on the 2-vCPU VMs the pages a buffer sits on moved a 1 MiB round trip by up to 10-20%; README, \"How it measures\")"
     local detours=()
     for round in $(seq "$rounds"); do
         detours+=("$($GET "$TMP/ref$round/results.json" detour 2>/dev/null | awk '{ print $1 }')")
