@@ -300,7 +300,8 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             /* A call quicker than the timing overhead, or a loop's work within the error of
              * the loop overhead subtracted from it, can read a little below zero: floored at 0
              * (below what the clock resolves). os.ops's int64 add throughput, 0.1 ns an
-             * operation, read -0.0096 ns in one experiment of a CI run. */
+             * operation, read -0.0096 ns in one experiment of a CI run when it still had the
+             * overhead subtracted (os/ops.c). */
             double per = (double)iters * ops, loop_o = 0;
             if (L.grain == MB_GRAIN_LOOP && W->subtract_loop_overhead)
                 loop_o = t->loop_overhead_ns * (double)iters;
