@@ -197,14 +197,16 @@ bench_mpiref() {
             --out "$TMP/ref$1" >/dev/null 2>&1
     }
     # The reference once more at 1 MiB with its buffers on pages it has just unmapped, as
-    # many bytes as mbsuite's pre-flight memory mode frees per rank (ref_pages.h).
+    # many bytes as mbsuite's pre-flight memory mode frees per rank (bench/ref_pingpong.c;
+    # round 1 runs mbsuite first, so its results are there; 16 MiB, quick's, without them).
     local recycle=""
     run_refs() {
         $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" $sizes >"$TMP/refpp$1" 2>/dev/null
         $MPIRUN -np 2 "$BUILD/bench/ref_bw" 1048576 >"$TMP/refbw$1" 2>/dev/null
         [ -n "$recycle" ] || recycle=$(grep -o '"mem_bytes": *[0-9]*' "$TMP/ref1/results.json" 2>/dev/null |
                                        head -1 | grep -o '[0-9]*$')
-        $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --recycle "${recycle:-16777216}" 1048576 >"$TMP/refrec$1" 2>/dev/null
+        recycle=${recycle:-16777216}
+        $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --recycle "$recycle" 1048576 >"$TMP/refrec$1" 2>/dev/null
     }
     for round in $(seq "$rounds"); do
         if [ $((round % 2)) = 1 ]; then run_mbsuite "$round"; run_refs "$round"
@@ -270,7 +272,7 @@ bench_mpiref() {
     done
     local rc rcm mb1
     rc=$(median "${rec[@]}") rcm=$(median "${recmed[@]}") mb1=$(median "${mb_1m[@]}")
-    echo "pingpong 1 MiB, the reference on recycled pages (ref_pingpong --recycle ${recycle:-16777216}: its buffers on" \
+    echo "pingpong 1 MiB, the reference on recycled pages (ref_pingpong --recycle $recycle: its buffers on" \
          "pages it has just unmapped, as mbsuite's are after its pre-flight's memory mode frees that much per rank):" \
          "$(calc '%.0f' "$rc") ns, $(calc '%.3f' "$rc / $(median "${ref_1m[@]}")") of the plain reference;" \
          "mbsuite / it $(calc '%.3f' "$mb1 / $rc"), / its median $(calc '%.3f' "$mb1 / $rcm");" \
