@@ -131,6 +131,8 @@ static void check_broken(size_t which, json_t *root)
     case 40: json_object_del(json_object_get(root, "timings"), "rank0_peak_rss_bytes"); break;
     case 41: json_object_set_new(bench0, "wall_s", json_string("3.3 s")); break;
     case 42: json_object_set_new(root, "timings", json_array()); break;
+    /* below the clock's step */
+    case 43: json_object_set_new(pt, "below_resolution_ns", json_real(20)); break;
     }
 }
 
@@ -182,6 +184,7 @@ static void test_check_reports_path(void **state)
         "$.timings: missing key \"rank0_peak_rss_bytes\"",
         "$.benchmarks[0].wall_s: expected number, got string",
         "$.timings: expected object, got array",
+        "$.benchmarks[0].points[1].below_resolution_ns: 20, but the median is 95432.1",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -195,6 +198,26 @@ static void test_check_reports_path(void **state)
         json_decref(root);
     }
     json_decref(fixture);
+}
+
+/* A call timed below the clock's step: a median of 0 and an undefined relative CI pass
+ * where the point says below_resolution_ns, and only there. */
+static void test_check_below_resolution(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture();
+    json_t *pt = point_at(root, 0, 1);
+    json_object_set_new(pt, "min", json_real(0));
+    json_object_set_new(pt, "median", json_real(0));
+    json_object_set_new(pt, "ci95", json_pack("[f, f]", 0.0, 20.0));
+    json_object_set_new(pt, "ci95_rel_halfwidth", json_real(-1));
+    char err[512] = "";
+    assert_int_equal(mb_results_check(root, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "median: 0 must be positive"));
+    json_object_set_new(pt, "below_resolution_ns", json_real(20));
+    if (mb_results_check(root, NULL, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    json_decref(root);
 }
 
 /* What schema 2 allows: null model and loggp, a point whose status is failed in a
@@ -292,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_check_fixture),
         cmocka_unit_test(test_check_reports_path),
         cmocka_unit_test(test_check_accepts),
+        cmocka_unit_test(test_check_below_resolution),
         cmocka_unit_test(test_check_expect_bench),
         cmocka_unit_test(test_check_timings_required),
     };

@@ -142,17 +142,27 @@ static int record_check_bandwidth(mb_check_t *c, const json_t *bw)
 
 static int record_check_statistics(mb_check_t *c, const json_t *pt)
 {
-    double min, median, mean, max, p90, p99, lo, hi;
+    double min, median, mean, max, p90, p99, lo, hi, resolution = 0;
+    /* A point timed below the clock's step says so (below_resolution_ns): its median may
+     * then be 0, and its CI relative to it undefined (-1). */
+    bool unresolved = json_object_get(pt, "below_resolution_ns") != NULL;
+    if (unresolved &&
+        mb_check_number(c, pt, "below_resolution_ns", MB_CHECK_POSITIVE, &resolution) != 0)
+        return -1;
+    mb_check_range_t stat = unresolved ? MB_CHECK_NONNEG : MB_CHECK_POSITIVE;
+    const json_t *rel = json_object_get(pt, "ci95_rel_halfwidth");
+    bool rel_undefined = unresolved && json_is_number(rel) && json_number_value(rel) == -1;
     if (mb_check_integer(c, pt, "n", 1, false, NULL) != 0 ||
         mb_check_number(c, pt, "min", MB_CHECK_NONNEG, &min) != 0 ||
-        mb_check_number(c, pt, "median", MB_CHECK_POSITIVE, &median) != 0 ||
-        mb_check_number(c, pt, "mean", MB_CHECK_POSITIVE, &mean) != 0 ||
-        mb_check_number(c, pt, "max", MB_CHECK_POSITIVE, &max) != 0 ||
+        mb_check_number(c, pt, "median", stat, &median) != 0 ||
+        mb_check_number(c, pt, "mean", stat, &mean) != 0 ||
+        mb_check_number(c, pt, "max", stat, &max) != 0 ||
         mb_check_number(c, pt, "stddev", MB_CHECK_NONNEG, NULL) != 0 ||
-        mb_check_number(c, pt, "p90", MB_CHECK_POSITIVE, &p90) != 0 ||
-        mb_check_number(c, pt, "p99", MB_CHECK_POSITIVE, &p99) != 0 ||
+        mb_check_number(c, pt, "p90", stat, &p90) != 0 ||
+        mb_check_number(c, pt, "p99", stat, &p99) != 0 ||
         mb_check_interval(c, pt, "ci95", &lo, &hi) != 0 ||
-        mb_check_number(c, pt, "ci95_rel_halfwidth", MB_CHECK_NONNEG, NULL) != 0 ||
+        (!rel_undefined &&
+         mb_check_number(c, pt, "ci95_rel_halfwidth", MB_CHECK_NONNEG, NULL) != 0) ||
         !mb_check_get(c, pt, "ci_target_met", MB_CHECK_BOOL) ||
         mb_check_integer(c, pt, "iterations", 1, false, NULL) != 0)
         return -1;
@@ -166,6 +176,10 @@ static int record_check_statistics(mb_check_t *c, const json_t *pt)
         mb_check_order(c, "p90", p90, "p99", p99, true) != 0 ||
         mb_check_order(c, "p99", p99, "max", max, true) != 0)
         return -1;
+    if (unresolved && median >= resolution) {
+        mb_check_push_key(c, "below_resolution_ns");
+        return mb_check_fail(c, "%g, but the median is %g", resolution, median);
+    }
     if (json_object_get(pt, "bytes_per_op") &&
         mb_check_number(c, pt, "bytes_per_op", MB_CHECK_POSITIVE, NULL) != 0)
         return -1;
