@@ -215,6 +215,12 @@ bench_mpiref() {
              "$(tr -d '\n' <"$TMP/ref$round/results.json" | grep -o '"perturb": *{[^}]*}' | head -1 |
                 sed 's/"perturb": *//; s/"//g' | tr -s ' ')"
     done
+    # Each mbsuite round's drift probe median (drift.h): the node's state during it.
+    local drift=() drift_mid
+    for round in $(seq "$rounds"); do
+        drift+=("$(tr -d '\n' <"$TMP/ref$round/results.json" | grep -o '"drift": *{[^}]*' |
+                   grep -o '"median_ns": *[0-9.e+-]*' | grep -o '[0-9.e+-]*$' || echo 0)")
+    done
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
         if (NR == 0) { print "n/a"; exit } print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
     # Beside each target ratio, the same reference loop read with mbsuite's statistic: the
@@ -223,7 +229,8 @@ bench_mpiref() {
     # the statistic (a loop's mean takes in what takes the CPU away; see the detour line).
     printf '%-30s %14s %14s %8s %14s %8s  %s\n' figure mbsuite reference ratio "ref. median" ratio \
         "per round (mbsuite/reference)"
-    local mb_1m=() mb_1m_quiet=() ref_1m=()
+    local mb_1m=() mb_1m_quiet=() mb_1m_state=() ref_1m=()
+    drift_mid=$(median "${drift[@]}")
     for d in $sizes; do
         local mb=() ref=() refmed=() per=""
         for round in $(seq "$rounds"); do
@@ -239,6 +246,9 @@ bench_mpiref() {
                 # The pre-flight's own verdict on the round's node (results_get noise).
                 [ "$($GET "$TMP/ref$round/results.json" noise 2>/dev/null | awk '{ print $3 }')" = quiet ] &&
                     mb_1m_quiet+=("$m")
+                # In the rounds' usual state: a drift probe median within 1.3x of theirs.
+                awk -v x="${drift[round - 1]}" -v m="$drift_mid" 'BEGIN { exit !(x > 0 && x <= 1.3 * m && 1.3 * x >= m) }' &&
+                    mb_1m_state+=("$m")
             fi
             per="$per $(calc '%.0f' "${m:-0}")/$(calc '%.0f' "${r:-0}")"
         done
@@ -293,6 +303,9 @@ bench_mpiref() {
          "$(spread_pct 1 "${mb_1m[@]}")%; over the ${#mb_1m_quiet[@]} rounds whose pre-flight called the node quiet" \
          "(its flag, results.json preflight.nodes[].flagged): $([ ${#mb_1m_quiet[@]} -ge 2 ] && echo "$(spread_pct 1 "${mb_1m_quiet[@]}")%" || echo "n/a, fewer than 2")" \
          "(target <= 3% on a quiet machine)"
+    echo "the node's state per round (mbsuite's drift probe median, a 0-byte intra-node pingpong): ${drift[*]} ns;" \
+         "run-to-run spread at 1 MiB over the ${#mb_1m_state[@]} rounds within 1.3x of their median $(calc '%.0f' "$drift_mid") ns:" \
+         "$([ ${#mb_1m_state[@]} -ge 2 ] && echo "$(spread_pct 1 "${mb_1m_state[@]}")%" || echo "n/a, fewer than 2")"
     # One buffer for both directions (mbsuite's pingpong before issue 15) in the reference loop.
     $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" 65536 1048576 >"$TMP/two" 2>/dev/null
     $MPIRUN -np 2 "$BUILD/bench/ref_pingpong" --same-buffer 65536 1048576 >"$TMP/one" 2>/dev/null
@@ -341,9 +354,11 @@ bench_fits() {
     fit_summary "-np 2" "$TMP/fit2" "p = 2 only"
     echo "-np 2: mpi.pingpong's fitted segments start at $($GET "$TMP/fit2/results.json" breaks mpi.pingpong pair=intra) B" \
          "(Open MPI's shared-memory eager-to-rendezvous step expected at 4096 B)"
-    # Composite patterns measured directly against their recipes summed from the fits.
-    $GET "$TMP/fit2/results.json" predictions errors | while read -r name err npts; do
-        echo "-np 2: $name predicted from the tables: median |error| $err% over $npts points"
+    # Composite patterns measured directly against their recipes summed from the fits, and
+    # whether the node was in the same state for both (drift.h: far from 1, it was not).
+    $GET "$TMP/fit2/results.json" predictions errors | while read -r name err npts drift; do
+        echo "-np 2: $name predicted from the tables: median |error| $err% over $npts points;" \
+             "drift probe during it / during its recipe's benchmarks: $drift"
     done
     # SimGrid/SMPI replaying the exported platform against the measured pingpong.
     if command -v smpicc >/dev/null && "$EXE" export --simgrid "$TMP/fit2" --out "$TMP/sg" >/dev/null &&
@@ -379,8 +394,9 @@ bench_fits() {
     read -r coll ncoll coll_worst coll_worst_name coll_over <<<"$($GET "$TMP/fit4/results.json" fits coll 10)"
     echo "-np 4 (oversubscribed): held-out error, point-to-point: median $p2p% over $n2p fits, worst $p2p_worst% ($p2p_worst_name);" \
          "collectives (p = 2..4, largest p held out): median $coll% over $ncoll fits, worst $coll_worst% ($coll_worst_name), $coll_over over 10%"
-    $GET "$TMP/fit4/results.json" predictions errors | while read -r name err npts; do
-        echo "-np 4 (oversubscribed): $name predicted from the tables: median |error| $err% over $npts points"
+    $GET "$TMP/fit4/results.json" predictions errors | while read -r name err npts drift; do
+        echo "-np 4 (oversubscribed): $name predicted from the tables: median |error| $err% over $npts points;" \
+             "drift probe during it / during its recipe's benchmarks: $drift"
     done
     # The issue's -np 16 target, where 16 cores are at hand: the default configuration and
     # budget, as a user runs it (its time budget drops points there: the line says how many).

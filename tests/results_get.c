@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
- * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", "runs.stderr" or "params.array_bytes") of the first point of
- * benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi KEY or
- * FILE preflight KEY for a clock or pre-flight figure, or
- * FILE BENCH elapsed_s|wall_s for the benchmark's measuring or whole wall time, FILE BENCH
- * measured_by for who measured it,
- * FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of
- * its points failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error (%) of the
+ * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", "runs.stderr" or "params.array_bytes") of
+ * the first point of benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi
+ * KEY or FILE preflight KEY for a clock or pre-flight figure, or FILE BENCH elapsed_s|wall_s for
+ * the benchmark's measuring or whole wall time, FILE BENCH measured_by for who measured it, FILE
+ * BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of its points
+ * failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error (%) of the
  * point-to-point (params with a pair) or collective fits, how many, the worst and its benchmark,
  * and how many exceed OVER_PCT; FILE fits quality: of the
  * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
@@ -17,12 +16,11 @@
  * wall_s (0 when the run had no such phase), FILE system.os_phase KEY for how the os phase
  * ran, FILE timings slowest for the measured
  * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"); FILE predictions errors:
- * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS" ("-" when none was
- * predicted); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment of
- * BENCH's first fit (of that series), one line, e.g. "0 1 384 4096" (where the protocol
- * steps); FILE levels BENCH: the cache levels BENCH derived ("49152 1048576 open"), each
- * where its plateau ends; FILE midpoints BENCH: the same levels, each where the rise after
- * it is half done. For
+ * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS DRIFT_RATIO" ("-" when none
+ * was predicted or probed); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment
+ * of BENCH's first fit (of that series), one line, e.g. "0 1 384 4096" (where the protocol steps);
+ * FILE levels BENCH: the cache levels BENCH derived ("49152 1048576 open"), each where its plateau
+ * ends; FILE midpoints BENCH: the same levels, each where the rise after it is half done. For
  * scripts such as
  * `make bench`. */
 #include <stdbool.h>
@@ -110,13 +108,18 @@ static int get_predictions(const json_t *root)
     }
     json_array_foreach(preds, i, e)
     {
-        const json_t *m = json_object_get(e, "median_abs_error_pct");
+        const json_t *m = json_object_get(e, "median_abs_error_pct"),
+                     *drift = json_object_get(e, "drift_ratio");
         const char *name = json_string_value(json_object_get(e, "name"));
         if (json_is_number(m))
-            printf("%s %.1f %lld\n", name ? name : "?", json_number_value(m),
+            printf("%s %.1f %lld", name ? name : "?", json_number_value(m),
                    (long long)json_integer_value(json_object_get(e, "predicted_points")));
         else
-            printf("%s - 0\n", name ? name : "?");
+            printf("%s - 0", name ? name : "?");
+        if (json_is_number(drift))
+            printf(" %.2f\n", json_number_value(drift));
+        else
+            printf(" -\n");
     }
     return 0;
 }

@@ -360,6 +360,11 @@ expect "compare a run with itself: no significant change" 0 '^summary: 0 points 
     "$EXE" compare "$TMP/quick" "$TMP/quick" --out "$TMP/cmp"
 expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system, configuration and budget cuts: 0$' -- \
     sh -c "grep -q 'Mann-Whitney U test' \"$TMP/cmp/compare.txt\" && cat \"$TMP/cmp/compare.txt\""
+# The quick run probed its mpi and shm benchmarks for drift (drift.h): compare names both
+# runs' medians, alike for a run with itself.
+expect "compare a run with itself: both runs' drift probe medians, 1.00x apart" 0 \
+    '^drift probe \(0-byte intra-node pingpong\), run median: A [1-9][0-9]* ns, B [1-9][0-9]* ns \(1\.00x\)$' -- \
+    grep '^drift probe' "$TMP/cmp/compare.txt"
 # The same run with one benchmark's working sets cut by the budget (memory_span_cap_bytes):
 # compare names the cut among the differences, as it measured another memory.
 rm -rf "$TMP/capped" && cp -r "$TMP/quick" "$TMP/capped" &&

@@ -215,6 +215,23 @@ static void test_page_minimal(void **state)
     assert_int_equal(count(s, "<svg"), 0);
     /* A model that did not fit says why where its terms would be. */
     assert_non_null(strstr(s, "<td colspan=\"5\">no fit: no model fits 1 points</td>"));
+    /* No drift section, no drift warning. */
+    assert_null(strstr(s, "drift probe"));
+    free(s);
+
+    /* A benchmark the drift probe flagged is named with its readings, escaped. */
+    json_object_set_new(root, "drift",
+                        json_pack("{s:f, s:[{s:s, s:f, s:f, s:f}]}", "median_ns", 127.4, "flagged",
+                                  "name", "mpi.<x>", "before_ns", 350.0, "after_ns", 362.0, "ratio",
+                                  2.79));
+    buf = NULL;
+    m = open_memstream(&buf, &len);
+    assert_int_equal(mb_report_html_write(m, root, dir), 0);
+    s = captured(m, &buf);
+    assert_non_null(strstr(s, "<span class=\"badge warn\">1</span>benchmark measured while the "
+                              "drift probe"));
+    assert_non_null(strstr(s, "the run's median of 127 ns"));
+    assert_non_null(strstr(s, "<li><code>mpi.&lt;x&gt;</code>: 350 ns before, 362 after</li>"));
     free(s);
     assert_int_equal(mb_report_html_regenerate(dir, err, sizeof err), -1);
     assert_non_null(strstr(err, "results.json"));

@@ -131,8 +131,27 @@ static void check_broken(size_t which, json_t *root)
     case 40: json_object_del(json_object_get(root, "timings"), "rank0_peak_rss_bytes"); break;
     case 41: json_object_set_new(bench0, "wall_s", json_string("3.3 s")); break;
     case 42: json_object_set_new(root, "timings", json_array()); break;
-    /* below the clock's step */
+    /* below the clock's step; drift probes */
     case 43: json_object_set_new(pt, "below_resolution_ns", json_real(20)); break;
+    case 44:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", -1.0, "after_ns", 120.0));
+        break;
+    case 45:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+        json_object_set_new(root, "drift",
+                            json_pack("{s:s, s:f, s:f, s:i, s:[]}", "method", "m", "median_ns",
+                                      125.0, "flag_ratio", 1.3, "probes", 4, "flagged"));
+        break;
+    case 46:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+        json_object_set_new(root, "drift",
+                            json_pack("{s:s, s:f, s:f, s:i, s:[{s:s, s:f}]}", "method", "m",
+                                      "median_ns", 125.0, "flag_ratio", 1.3, "probes", 2, "flagged",
+                                      "name", "harness.null", "ratio", 2.0));
+        break;
     }
 }
 
@@ -185,6 +204,9 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].wall_s: expected number, got string",
         "$.timings: expected object, got array",
         "$.benchmarks[0].points[1].below_resolution_ns: 20, but the median is 95432.1",
+        "$.benchmarks[0].drift_probe.before_ns: -1 must be positive",
+        "$.drift: 4 probes, but 1 benchmarks were probed (two readings each)",
+        "$.drift.flagged[0]: \"harness.null\" is no probed benchmark",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {

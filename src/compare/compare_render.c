@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "drift.h"
 #include "html_escape.h"
 
 /* At most this many differences in the text; compare.json and compare.html list all. */
@@ -57,11 +58,30 @@ static void render_row(const json_t *p, render_row_t *r)
                  strcmp(render_str(p, "method"), "ci95") == 0 ? "(CIs)" : "-");
 }
 
+/* The runs' drift probe medians (drift.h), where both have one, and whether the node was
+ * in another state in one of them: then a difference beyond noise may be that alone. */
+static void render_drift_line(FILE *f, const json_t *cmp)
+{
+    const json_t *a = json_object_get(json_object_get(cmp, "a"), "drift_median_ns"),
+                 *b = json_object_get(json_object_get(cmp, "b"), "drift_median_ns");
+    if (!json_is_number(a) || !json_is_number(b) || json_number_value(a) <= 0)
+        return;
+    double ratio = json_number_value(b) / json_number_value(a);
+    bool apart = ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1;
+    fprintf(f, "drift probe (0-byte intra-node pingpong), run median: ");
+    fprintf(f, "A %.0f ns, B %.0f ns (%.2fx)%s\n", json_number_value(a), json_number_value(b),
+            ratio,
+            apart ? ": the node was in another state in one run, and a difference beyond "
+                    "noise may be that alone"
+                  : "");
+}
+
 int mb_compare_write_text(FILE *f, const json_t *cmp)
 {
     fputs("mbsuite compare: B against A\n", f);
     render_run_line(f, "A", json_object_get(cmp, "a"));
     render_run_line(f, "B", json_object_get(cmp, "b"));
+    render_drift_line(f, cmp);
     fprintf(f, "method: %s\n\n", render_str(json_object_get(cmp, "method"), "text"));
 
     const json_t *diffs = json_object_get(cmp, "differences");

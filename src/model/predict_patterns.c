@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drift.h"
 #include "fit.h"
 #include "fit_results.h"
 #include "record.h"
@@ -188,6 +189,31 @@ static double predict_patterns_coord(const json_t *bench, const json_t *pt, mb_r
     return !axis ? dflt : json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* The drift probe's reading (drift.h) during bench over its mean during the recipe's
+ * benchmarks, or NAN where one has none: far from 1, the pattern and what predicts it were
+ * measured in different states of the node, and the error says more about that than about
+ * the model. */
+static double predict_patterns_drift_ratio(const json_t *root, const json_t *bench)
+{
+    double mine, sum = 0, ns;
+    size_t n = 0, i;
+    const json_t *term;
+    if (!mb_drift_record_ns(bench, &mine))
+        return NAN;
+    json_array_foreach(json_object_get(bench, "composed_of"), i, term)
+    {
+        const char *name = json_string_value(json_object_get(term, "benchmark"));
+        if (!name)
+            continue;
+        const json_t *part = mb_record_find(root, name);
+        if (!part || !mb_drift_record_ns(part, &ns))
+            return NAN;
+        sum += ns;
+        n++;
+    }
+    return n ? mine / (sum / (double)n) : NAN;
+}
+
 /* The entry of one composite benchmark. */
 static json_t *predict_patterns_entry(const json_t *root, const json_t *fits, const json_t *bench)
 {
@@ -237,9 +263,11 @@ static json_t *predict_patterns_entry(const json_t *root, const json_t *fits, co
         median = nerr % 2 ? errs[nerr / 2] : (errs[nerr / 2 - 1] + errs[nerr / 2]) / 2;
     }
     free(errs);
-    return json_pack("{s:O, s:s, s:o, s:I, s:o}", "name", json_object_get(bench, "name"), "recipe",
-                     text, "points", points, "predicted_points", (json_int_t)nerr,
-                     "median_abs_error_pct", isfinite(median) ? json_real(median) : json_null());
+    double drift = predict_patterns_drift_ratio(root, bench);
+    return json_pack("{s:O, s:s, s:o, s:I, s:o, s:o}", "name", json_object_get(bench, "name"),
+                     "recipe", text, "points", points, "predicted_points", (json_int_t)nerr,
+                     "median_abs_error_pct", isfinite(median) ? json_real(median) : json_null(),
+                     "drift_ratio", isfinite(drift) ? json_real(drift) : json_null());
 }
 
 json_t *mb_predict_patterns(const json_t *root, const json_t *fits)

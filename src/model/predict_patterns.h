@@ -29,7 +29,9 @@ void mb_predict_recipe_text(const json_t *recipe, char *buf, size_t len);
  * (in words), "points": [{"params", "p", "d", "measured_ns", "predicted_ns", "error_pct"
  * ((predicted - measured) / measured x 100), "extrapolated"} or, when the recipe cannot be
  * evaluated, "predicted_ns" and "error_pct" null and "error": why], "predicted_points",
- * "median_abs_error_pct" (null when none was predicted)}, one point per measured point. */
+ * "median_abs_error_pct" (null when none was predicted), "drift_ratio": the drift probe's
+ * reading during the pattern over its mean during the recipe's benchmarks (drift.h; null
+ * where one was not probed)}, one point per measured point. */
 json_t *mb_predict_patterns(const json_t *root, const json_t *fits);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "record.h"
 #include "report_context.h"
+#include "report_drift.h"
 #include "report_fits.h"
 #include "report_memory.h"
 #include "report_node_tables.h"
@@ -383,6 +384,7 @@ int mb_report_write(FILE *f, const json_t *root)
     mb_report_timings(f, root);
     if (json_object_get(root, "preflight"))
         mb_report_preflight(f, json_object_get(root, "preflight"));
+    mb_report_drift(f, root);
     mb_report_node_tables(f, root);
     mb_report_memory_howell(f, root);
     fprintf(f, "\n");

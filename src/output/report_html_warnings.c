@@ -135,6 +135,35 @@ static void html_warning_budget(FILE *f, const json_t *root)
     fputs("</ul></details></li>\n", f);
 }
 
+/* The benchmarks measured while the drift probe read far from the run's median (drift.h),
+ * as one warning, each named below it with its readings. */
+static void html_warning_drift(FILE *f, const json_t *root)
+{
+    const json_t *drift = json_object_get(root, "drift"), *b;
+    const json_t *flagged = json_object_get(drift, "flagged");
+    double median;
+    if (json_array_size(flagged) == 0 || !mb_report_text_num(drift, "median_ns", &median))
+        return;
+    fprintf(f,
+            "<li><span class=\"badge warn\">%zu</span>benchmark%s measured while the drift "
+            "probe (a 0-byte pingpong between rank 0 and its node's next rank) read far from "
+            "the run's median of %.0f ns: the node was in another state then, and %s figures "
+            "may not compose with the others'<details><summary>the benchmarks</summary><ul>\n",
+            json_array_size(flagged), json_array_size(flagged) == 1 ? "" : "s", median,
+            json_array_size(flagged) == 1 ? "its" : "their");
+    size_t i;
+    json_array_foreach(flagged, i, b)
+    {
+        double before = 0, after = 0;
+        mb_report_text_num(b, "before_ns", &before);
+        mb_report_text_num(b, "after_ns", &after);
+        fputs("<li><code>", f);
+        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(b, "name")));
+        fprintf(f, "</code>: %.0f ns before, %.0f after</li>\n", before, after);
+    }
+    fputs("</ul></details></li>\n", f);
+}
+
 void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
 {
     size_t i;
@@ -152,6 +181,7 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
     html_warning_points(f, root, HTML_POINT_TRIMMED, "warn",
                         "points trimmed by the time budget: fewer repetitions than asked");
     html_warning_budget(f, root);
+    html_warning_drift(f, root);
     json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
     {
         if (!json_is_true(json_object_get(node, "flagged")))

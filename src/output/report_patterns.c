@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drift.h"
 #include "predict_patterns.h"
 #include "report.h"
 #include "report_text.h"
@@ -98,6 +99,20 @@ static void report_patterns_table(FILE *f, const json_t *predictions)
     free(rows);
 }
 
+/* After a pattern's summary: that it and its recipe's benchmarks were measured in
+ * different states of the node, where the drift probe says so. */
+static void report_patterns_drift(FILE *f, const json_t *e)
+{
+    double r;
+    if (!mb_report_text_num(e, "drift_ratio", &r) ||
+        (r <= MB_DRIFT_FLAG_RATIO && r * MB_DRIFT_FLAG_RATIO >= 1))
+        return;
+    fprintf(f,
+            "; measured while the drift probe read %.2fx what it read during the recipe's "
+            "benchmarks: the node changed state between them, and the error shows it",
+            r);
+}
+
 /* Per pattern: the median |error| over its predicted points, or why there is none. */
 static void report_patterns_summary(FILE *f, const json_t *predictions)
 {
@@ -116,9 +131,10 @@ static void report_patterns_summary(FILE *f, const json_t *predictions)
         double med, n = 0;
         mb_report_text_num(e, "predicted_points", &n);
         if (mb_report_text_num(e, "median_abs_error_pct", &med)) {
-            fprintf(f,
-                    REPORT_PATTERNS_INDENT "%-*s  median |error| %.1f%% over %.0f of %zu points\n",
+            fprintf(f, REPORT_PATTERNS_INDENT "%-*s  median |error| %.1f%% over %.0f of %zu points",
                     (int)width, name, med, n, json_array_size(pts));
+            report_patterns_drift(f, e);
+            fprintf(f, "\n");
             continue;
         }
         const char *why = mb_report_text_str(json_array_get(pts, 0), "error");

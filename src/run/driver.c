@@ -22,6 +22,7 @@
 #include "budget.h"
 #include "clock_sync.h"
 #include "config.h"
+#include "drift_probe.h"
 #include "fileutil.h"
 #include "measure.h"
 #include "mpi_util.h"
@@ -477,11 +478,20 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
                 mb_results_live_extra("node_noise", noise);
             }
+            /* Only where ranks or cores talk: a harness or os figure stays on its core. */
+            bool probed = !by_process && (strcmp(plan[i].bench->group, "mpi") == 0 ||
+                                          strcmp(plan[i].bench->group, "shm") == 0);
+            double probe_before_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
             result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress,
                                       raw);
+            double probe_after_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
             mb_sysinfo_set_memory_span_cap(span_cap);
             if (noise)
                 json_object_set_new(result, "node_noise", noise);
+            if (ctx->rank == 0 && isfinite(probe_before_ns) && isfinite(probe_after_ns))
+                json_object_set_new(result, "drift_probe",
+                                    json_pack("{s:f, s:f}", "before_ns", probe_before_ns,
+                                              "after_ns", probe_after_ns));
         }
         ctx->node_process = NULL;
         *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
@@ -730,6 +740,10 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
+        driver_error(rank, "%s", err);
+        goto done;
+    }
+    if (results && mb_sections_add_drift(results, mb_drift_probe_method, err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }

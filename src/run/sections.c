@@ -5,9 +5,10 @@
 #include <stdio.h>
 
 #include "clock.h"
+#include "drift.h"
 #include "fit_results.h"
-#include "predict_patterns.h"
 #include "loop_rules.h"
+#include "predict_patterns.h"
 
 int mb_sections_add_preflight(mb_results_t *results, const mb_config_t *cfg, json_t *preflight,
                               char *err, size_t errlen)
@@ -88,6 +89,26 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "counts before finer sizes); first fewer repetitions per point (trimmed_by_budget), then "
         "the finest sizes and process counts not reached are dropped (dropped_by_budget)");
     return mb_results_set_section(results, "time_budget", b, err, errlen);
+}
+
+int mb_sections_add_drift(mb_results_t *results, const char *method, char *err, size_t errlen)
+{
+    json_t *drift = mb_drift_summary(mb_results_json(results), method);
+    if (!drift)
+        return 0;
+    size_t i;
+    const json_t *b;
+    json_array_foreach(json_object_get(drift, "flagged"), i, b)
+        fprintf(stderr,
+                "mbsuite: drift: %s measured while the intra-node probe read %.0f and %.0f ns, "
+                "%.2fx the run's median %.0f ns: the node was in another state then; "
+                "compare it with care\n",
+                json_string_value(json_object_get(b, "name")),
+                json_number_value(json_object_get(b, "before_ns")),
+                json_number_value(json_object_get(b, "after_ns")),
+                json_number_value(json_object_get(b, "ratio")),
+                json_number_value(json_object_get(drift, "median_ns")));
+    return mb_results_set_section(results, "drift", drift, err, errlen);
 }
 
 int mb_sections_add_fits(mb_results_t *results, const char *dir, char *err, size_t errlen)

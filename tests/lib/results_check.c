@@ -413,6 +413,9 @@ static int check_predictions(mb_check_t *c, const json_t *pred, const json_t *be
         if (!json_is_null(json_object_get(e, "median_abs_error_pct")) &&
             mb_check_number(c, e, "median_abs_error_pct", MB_CHECK_NONNEG, NULL) != 0)
             return -1;
+        if (json_object_get(e, "drift_ratio") && !json_is_null(json_object_get(e, "drift_ratio")) &&
+            mb_check_number(c, e, "drift_ratio", MB_CHECK_POSITIVE, NULL) != 0)
+            return -1;
         const json_t *pts = mb_check_get(c, e, "points", MB_CHECK_ARRAY);
         if (!pts)
             return -1;
@@ -452,6 +455,72 @@ static int check_predictions(mb_check_t *c, const json_t *pred, const json_t *be
     return 0;
 }
 
+/* A benchmark's drift probe readings (drift_probe.h), where it has them. */
+static int check_drift_probe(mb_check_t *c, const json_t *b, size_t *probed)
+{
+    const json_t *probe = json_object_get(b, "drift_probe");
+    if (!probe)
+        return 0;
+    size_t old = mb_check_push_key(c, "drift_probe");
+    if (!json_is_object(probe))
+        return mb_check_fail(c, "expected object, got %s", mb_check_type_name(probe));
+    if (mb_check_number(c, probe, "before_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+        mb_check_number(c, probe, "after_ns", MB_CHECK_POSITIVE, NULL) != 0)
+        return -1;
+    mb_check_pop(c, old);
+    (*probed)++;
+    return 0;
+}
+
+/* "drift" (drift.h): two readings per probed benchmark, a positive median, and every
+ * flagged name a probed benchmark's. */
+static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchmarks, size_t probed)
+{
+    if (!json_is_object(drift))
+        return mb_check_fail(c, "expected object, got %s", mb_check_type_name(drift));
+    json_int_t probes = 0;
+    double ratio = 0;
+    if (mb_check_string(c, drift, "method", false, false, NULL) != 0 ||
+        mb_check_number(c, drift, "median_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+        mb_check_number(c, drift, "flag_ratio", MB_CHECK_POSITIVE, &ratio) != 0 ||
+        mb_check_integer(c, drift, "probes", 2, false, &probes) != 0)
+        return -1;
+    if (ratio <= 1)
+        return mb_check_fail(c, "flag_ratio %g: a ratio must be over 1", ratio);
+    if ((size_t)probes != 2 * probed)
+        return mb_check_fail(c,
+                             "%" JSON_INTEGER_FORMAT " probes, but %zu benchmarks were probed "
+                             "(two readings each)",
+                             probes, probed);
+    const json_t *flagged = mb_check_get(c, drift, "flagged", MB_CHECK_ARRAY), *f;
+    if (!flagged)
+        return -1;
+    size_t old = mb_check_push_key(c, "flagged"), i;
+    json_array_foreach(flagged, i, f)
+    {
+        size_t k = mb_check_push_index(c, i);
+        const char *name = NULL;
+        if (!json_is_object(f))
+            return mb_check_fail(c, "expected object, got %s", mb_check_type_name(f));
+        if (mb_check_string(c, f, "name", false, false, &name) != 0 ||
+            mb_check_number(c, f, "ratio", MB_CHECK_POSITIVE, NULL) != 0)
+            return -1;
+        const json_t *b = NULL, *x;
+        size_t j;
+        json_array_foreach(benchmarks, j, x)
+        {
+            const char *n = json_string_value(json_object_get(x, "name"));
+            if (n && strcmp(n, name) == 0 && json_object_get(x, "drift_probe"))
+                b = x;
+        }
+        if (!b)
+            return mb_check_fail(c, "\"%s\" is no probed benchmark", name);
+        mb_check_pop(c, k);
+    }
+    mb_check_pop(c, old);
+    return 0;
+}
+
 static int check_expected(mb_check_t *c, const json_t *benchmarks, const char *want)
 {
     size_t i;
@@ -475,7 +544,7 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
 {
     mb_check_t c = {.path = "$", .len = 1, .err = err, .errlen = errlen};
     const char *schema = NULL;
-    size_t npoints = 0, nfailed = 0;
+    size_t npoints = 0, nfailed = 0, probed = 0;
 
     if (!json_is_object(root))
         return mb_check_fail(&c, "expected object, got %s",
@@ -537,7 +606,8 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         size_t old = mb_check_push_index(&c, i);
         if (!json_is_object(b))
             return mb_check_fail(&c, "expected object, got %s", mb_check_type_name(b));
-        if (mb_record_check(&c, b, &npoints, &nfailed) != 0)
+        if (mb_record_check(&c, b, &npoints, &nfailed) != 0 ||
+            check_drift_probe(&c, b, &probed) != 0)
             return -1;
         /* Every figure measured after a pre-flight carries its node's noise. */
         if (pre && json_is_null(json_object_get(b, "skipped")) &&
@@ -550,6 +620,16 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         mb_check_pop(&c, old);
     }
     mb_check_pop(&c, top);
+    /* Where the run was complete (fitted), its probes were summarised. */
+    const json_t *drift = json_object_get(root, "drift");
+    if (!drift && probed && json_object_get(root, "fits"))
+        return mb_check_fail(&c, "%zu benchmarks were probed for drift, but no \"drift\"", probed);
+    if (drift) {
+        size_t old = mb_check_push_key(&c, "drift");
+        if (check_drift(&c, drift, benchmarks, probed) != 0)
+            return -1;
+        mb_check_pop(&c, old);
+    }
     const json_t *pred = json_object_get(root, "predictions");
     /* Where the fits were made, the patterns were predicted from them. */
     size_t recipes = 0;

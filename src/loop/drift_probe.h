@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The drift probe: a short 0-byte pingpong between world rank 0 and the next rank of its
+ * node, taken before and after each benchmark, so that a benchmark measured while the
+ * node's cores talked at another speed than during the rest of the run is seen as such.
+ * On the 2-vCPU VMs the host moves the vCPUs: a cache line passed between them in 30 ns
+ * for a while, then in 155 ns, and a 0-byte MPI_Sendrecv loop took 150-200 ns, then
+ * 400-450 ns, for tens of seconds at a time (README, "How it measures"). Benchmarks
+ * measured in different states do not compose: a pattern predicted from a primitive
+ * measured in the other state misses by half. */
+#ifndef MB_DRIFT_PROBE_H
+#define MB_DRIFT_PROBE_H
+
+#include "bench.h"
+
+/* What the probe times, for results.json. */
+extern const char mb_drift_probe_method[];
+
+/* Collective over ctx->pair_intra (both of its ranks; a no-op elsewhere). Returns the
+ * probe's half round trip in ns on world rank 0, NAN on every other rank and where the
+ * run has no intra-node pair. */
+double mb_drift_probe_ns(const mb_context_t *ctx);
+
+#endif

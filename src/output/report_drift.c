@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#include "report_drift.h"
+
+#include "drift.h"
+#include "report_text.h"
+
+void mb_report_drift(FILE *f, const json_t *root)
+{
+    const json_t *drift = json_object_get(root, "drift");
+    json_t *computed = NULL;
+    if (!json_is_object(drift))
+        drift = computed = mb_drift_summary(root, "");
+    double median, probes;
+    if (!drift || !mb_report_text_num(drift, "median_ns", &median) ||
+        !mb_report_text_num(drift, "probes", &probes)) {
+        json_decref(computed);
+        return;
+    }
+    const json_t *flagged = json_object_get(drift, "flagged"), *b;
+    fprintf(f,
+            "\ndrift: a 0-byte pingpong between world rank 0 and the next rank of its node, "
+            "before and after each benchmark: median %.0f ns over %.0f readings; %zu "
+            "benchmark(s) measured while it read over %.2gx that, or under 1/%.2g of it\n",
+            median, probes, json_array_size(flagged), MB_DRIFT_FLAG_RATIO, MB_DRIFT_FLAG_RATIO);
+    size_t i;
+    json_array_foreach(flagged, i, b)
+    {
+        double before = 0, after = 0, ratio = 0;
+        mb_report_text_num(b, "before_ns", &before);
+        mb_report_text_num(b, "after_ns", &after);
+        mb_report_text_num(b, "ratio", &ratio);
+        fprintf(f,
+                "  %s: %.0f ns before, %.0f after (%.2fx): measured in another state of "
+                "the node than the rest; it may not compose with the others\n",
+                mb_report_text_dash(mb_report_text_str(b, "name")), before, after, ratio);
+    }
+    json_decref(computed);
+}

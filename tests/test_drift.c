@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/* The drift probes read back (drift.h), on hand-made records with known readings: the
+ * run's median, which benchmarks are flagged and why, a pattern's ratio to its recipe's
+ * benchmarks (predict_patterns.h) and the report's lines (report_drift.h,
+ * report_patterns.h). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "drift.h"
+#include "predict_patterns.h"
+#include "report_drift.h"
+#include "report_patterns.h"
+#include "testdoc.h"
+
+static void probe(json_t *bench, double before_ns, double after_ns)
+{
+    json_object_set_new(bench, "drift_probe",
+                        json_pack("{s:f, s:f}", "before_ns", before_ns, "after_ns", after_ns));
+}
+
+static json_t *bench(const char *name)
+{
+    return json_pack("{s:s, s:n, s:[]}", "name", name, "skipped", "points");
+}
+
+/* Readings 100 110 | 120 105 | 300 310 | 100 200, one benchmark unprobed: the median of the
+ * eight is (110 + 120) / 2 = 115; 1.3x is 149.5, 1/1.3 of it 88.5. */
+static json_t *doc(void)
+{
+    json_t *benches = json_array();
+    const struct {
+        const char *name;
+        double before, after;
+    } b[] = {{"a", 100, 110}, {"b", 120, 105}, {"c", 300, 310}, {"d", 0, 0}, {"e", 100, 200}};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        json_t *x = bench(b[i].name);
+        if (b[i].before > 0)
+            probe(x, b[i].before, b[i].after);
+        json_array_append_new(benches, x);
+    }
+    return json_pack("{s:o}", "benchmarks", benches);
+}
+
+static void test_summary(void **state)
+{
+    (void)state;
+    json_t *root = doc();
+    double ns;
+    assert_true(mb_drift_record_ns(json_array_get(json_object_get(root, "benchmarks"), 2), &ns));
+    assert_true(fabs(ns - 305) < 1e-9);
+    assert_false(mb_drift_record_ns(json_array_get(json_object_get(root, "benchmarks"), 3), &ns));
+
+    json_t *s = mb_drift_summary(root, "method text");
+    assert_non_null(s);
+    assert_string_equal(json_string_value(json_object_get(s, "method")), "method text");
+    assert_true(fabs(json_number_value(json_object_get(s, "median_ns")) - 115) < 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(s, "probes")), 8);
+    const json_t *flagged = json_object_get(s, "flagged");
+    /* c: both readings over 149.5; e: its after reading; a and b within */
+    assert_int_equal(json_array_size(flagged), 2);
+    const json_t *c = json_array_get(flagged, 0), *e = json_array_get(flagged, 1);
+    assert_string_equal(json_string_value(json_object_get(c, "name")), "c");
+    assert_true(fabs(json_number_value(json_object_get(c, "ratio")) - 305.0 / 115) < 1e-9);
+    assert_string_equal(json_string_value(json_object_get(e, "name")), "e");
+    assert_true(fabs(json_number_value(json_object_get(e, "after_ns")) - 200) < 1e-9);
+    json_decref(s);
+
+    /* a reading under 1/1.3 of the median is flagged as well */
+    probe(json_array_get(json_object_get(root, "benchmarks"), 3), 80, 100);
+    s = mb_drift_summary(root, "m");
+    assert_int_equal(json_array_size(json_object_get(s, "flagged")), 3);
+    json_decref(s);
+    json_decref(root);
+
+    /* no probe, no section */
+    root = json_pack("{s:[o]}", "benchmarks", bench("x"));
+    assert_null(mb_drift_summary(root, "m"));
+    json_decref(root);
+}
+
+static void test_report(void **state)
+{
+    (void)state;
+    json_t *root = doc();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mb_report_drift(f, root);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(text, "median 115 ns over 8 readings; 2 benchmark(s) measured while "
+                                 "it read over 1.3x that, or under 1/1.3 of it\n"));
+    assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.65x): measured in another "
+                                 "state"));
+    assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.30x)"));
+    assert_null(strstr(text, "  a: "));
+    free(text);
+    json_decref(root);
+
+    /* without probes: nothing */
+    root = json_pack("{s:[o]}", "benchmarks", bench("x"));
+    text = NULL;
+    f = open_memstream(&text, &len);
+    mb_report_drift(f, root);
+    assert_int_equal(fclose(f), 0);
+    assert_string_equal(text, "");
+    free(text);
+    json_decref(root);
+}
+
+/* The patterns fixture (test_predict_patterns.c) with probes: halo2 measured at 3x the
+ * reading of its recipe's mpi.sendrecv, allreduce_compute at 1.1x mpi.allreduce's. */
+static void test_pattern_ratio(void **state)
+{
+    (void)state;
+    json_t *root = mb_testdoc_fixture("results_patterns_fixture.json");
+    assert_non_null(root);
+    size_t i;
+    json_t *b;
+    json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+    {
+        const char *name = json_string_value(json_object_get(b, "name"));
+        if (strcmp(name, "mpi.halo2") == 0)
+            probe(b, 290, 310);
+        else if (strcmp(name, "mpi.sendrecv") == 0)
+            probe(b, 100, 100);
+        else if (strcmp(name, "mpi.allreduce_compute") == 0)
+            probe(b, 110, 110);
+        else if (strcmp(name, "mpi.allreduce") == 0)
+            probe(b, 100, 100);
+    }
+    json_t *pred = mb_predict_patterns(root, NULL);
+    json_t *halo2 = NULL, *arc = NULL, *ring = NULL;
+    json_array_foreach(pred, i, b)
+    {
+        const char *name = json_string_value(json_object_get(b, "name"));
+        halo2 = strcmp(name, "mpi.halo2") == 0 ? b : halo2;
+        arc = strcmp(name, "mpi.allreduce_compute") == 0 ? b : arc;
+        ring = strcmp(name, "mpi.ring_shift") == 0 ? b : ring;
+    }
+    assert_non_null(halo2);
+    assert_non_null(arc);
+    assert_non_null(ring);
+    assert_true(fabs(json_number_value(json_object_get(halo2, "drift_ratio")) - 3.0) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(arc, "drift_ratio")) - 1.1) < 1e-9);
+    /* ring_shift itself was not probed */
+    assert_true(json_is_null(json_object_get(ring, "drift_ratio")));
+    json_object_set_new(root, "predictions", pred);
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mb_report_patterns(f, root);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(text, "mpi.halo2              median |error| 24.4% over 3 of 3 points; "
+                                 "measured while the drift probe read 3.00x what it read during "
+                                 "the recipe's benchmarks"));
+    /* 1.1x is within the flag ratio: no word of it */
+    const char *line = strstr(text, "mpi.allreduce_compute  median");
+    assert_non_null(line);
+    assert_true(strchr(line, '\n') < strstr(line, "median |error|") + 60);
+    assert_null(strstr(line, "drift probe"));
+    free(text);
+    json_decref(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_pattern_ratio),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
