@@ -87,15 +87,23 @@ static void test_summary(void **state)
     json_decref(root);
 }
 
+/* What a report function wrote for root, as a new string. */
+static char *render(void (*fn)(FILE *, const json_t *), const json_t *root)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    fn(f, root);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
 static void test_report(void **state)
 {
     (void)state;
     json_t *root = doc();
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    mb_report_drift(f, root);
-    assert_int_equal(fclose(f), 0);
+    char *text = render(mb_report_drift, root);
     assert_non_null(strstr(text, "median 115 ns over 8 readings; 2 benchmark(s) measured while "
                                  "it read over 1.3x that, or under 1/1.3 of it\n"));
     assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.65x): measured in another "
@@ -107,10 +115,7 @@ static void test_report(void **state)
 
     /* without probes: nothing */
     root = json_pack("{s:[o]}", "benchmarks", bench("x"));
-    text = NULL;
-    f = open_memstream(&text, &len);
-    mb_report_drift(f, root);
-    assert_int_equal(fclose(f), 0);
+    text = render(mb_report_drift, root);
     assert_string_equal(text, "");
     free(text);
     json_decref(root);
@@ -155,11 +160,7 @@ static void test_pattern_ratio(void **state)
     assert_true(json_is_null(json_object_get(ring, "drift_ratio")));
     json_object_set_new(root, "predictions", pred);
 
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    mb_report_patterns(f, root);
-    assert_int_equal(fclose(f), 0);
+    char *text = render(mb_report_patterns, root);
     assert_non_null(strstr(text, "mpi.halo2              median |error| 24.4% over 3 of 3 points; "
                                  "measured while the drift probe read 3.00x what it read during "
                                  "the recipe's benchmarks"));
