@@ -15,9 +15,9 @@
 /* What the probe times, for results.json. */
 extern const char mb_drift_probe_method[];
 
-/* Collective over ctx->pair_intra (both of its ranks; a no-op elsewhere). Returns the
- * probe's half round trip in ns on world rank 0, NAN on every other rank and where the
- * run has no intra-node pair. */
+/* Collective over ctx->comm: the pair ctx->pair_intra probes while the other ranks wait
+ * asleep. Returns the probe's half round trip in ns on world rank 0, NAN on every other
+ * rank and where the run has no intra-node pair (then a no-op). */
 double mb_drift_probe_ns(const mb_context_t *ctx);
 
 #endif

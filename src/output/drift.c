@@ -23,7 +23,7 @@ bool mb_drift_record_ns(const json_t *bench, double *ns)
     return true;
 }
 
-/* Whether reading v is off the median m by more than MB_DRIFT_FLAG_RATIO either way. */
+/* Whether v is off the median m by more than MB_DRIFT_FLAG_RATIO either way. */
 static bool drift_off(double v, double m)
 {
     return v > m * MB_DRIFT_FLAG_RATIO || v * MB_DRIFT_FLAG_RATIO < m;
@@ -55,8 +55,7 @@ json_t *mb_drift_summary(const json_t *root, const char *method)
     json_array_foreach(benches, i, b)
     {
         double ns, before = drift_reading(b, "before_ns"), after = drift_reading(b, "after_ns");
-        if (!mb_drift_record_ns(b, &ns) ||
-            (!drift_off(before, median) && !drift_off(after, median)))
+        if (!mb_drift_record_ns(b, &ns) || !drift_off(ns, median))
             continue;
         json_array_append_new(flagged, json_pack("{s:O, s:f, s:f, s:f}", "name",
                                                  json_object_get(b, "name"), "before_ns", before,

@@ -20,7 +20,7 @@ void mb_report_drift(FILE *f, const json_t *root)
     fprintf(f,
             "\ndrift: a 0-byte pingpong between world rank 0 and the next rank of its node, "
             "before and after each benchmark: median %.0f ns over %.0f readings; %zu "
-            "benchmark(s) measured while it read over %.2gx that, or under 1/%.2g of it\n",
+            "benchmark(s) whose two readings averaged over %.2gx that, or under 1/%.2g of it\n",
             median, probes, json_array_size(flagged), MB_DRIFT_FLAG_RATIO, MB_DRIFT_FLAG_RATIO);
     size_t i;
     json_array_foreach(flagged, i, b)
