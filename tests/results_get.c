@@ -2,19 +2,17 @@
 /* results_get FILE BENCH FIELD [PARAM=VALUE...]: print FIELD ("median", "min", ...; or
  * "bandwidth.median", "over_ranks.aggregate_bytes_per_s", "runs.stderr" or "params.array_bytes") of
  * the first point of benchmark BENCH whose params match, or FILE system.clock KEY, FILE system.mpi
- * KEY or FILE preflight KEY for a clock or pre-flight figure, or FILE BENCH elapsed_s|wall_s for
- * the benchmark's measuring or whole wall time, FILE BENCH measured_by for who measured it, FILE
- * BENCH skipped|failed_points for why it did not run ("null" if it ran) or how many of its points
- * failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error (%) of the
- * point-to-point (params with a pair) or collective fits, how many, the worst and its benchmark,
- * and how many exceed OVER_PCT; FILE fits quality: of the
- * segments over d > 0 (the 0-byte ones apart), how many have Q in [0.01, 0.99], how many
- * a negative coefficient, how many fewer than 4 points, and how many there are;
- * FILE noise: "P50 P99 quiet|noisy" of the noisiest node's pre-flight spin loop;
- * FILE timings KEY for the run's
- * "timings" figures (total_s, rank0_peak_rss_bytes), FILE timings phase NAME for a phase's
- * wall_s (0 when the run had no such phase), FILE system.os_phase KEY for how the os phase
- * ran, FILE timings slowest for the measured
+ * KEY, FILE preflight KEY or FILE drift KEY for a clock, pre-flight or drift figure, or FILE BENCH
+ * elapsed_s|wall_s for the benchmark's measuring or whole wall time, FILE BENCH measured_by for who
+ * measured it, FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how
+ * many of its points failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error
+ * (%) of the point-to-point (params with a pair) or collective fits, how many, the worst and its
+ * benchmark, and how many exceed OVER_PCT; FILE fits quality: of the segments over d > 0 (the
+ * 0-byte ones apart), how many have Q in [0.01, 0.99], how many a negative coefficient, how many
+ * fewer than 4 points, and how many there are; FILE noise: "P50 P99 quiet|noisy" of the noisiest
+ * node's pre-flight spin loop; FILE timings KEY for the run's "timings" figures (total_s,
+ * rank0_peak_rss_bytes), FILE timings phase NAME for a phase's wall_s (0 when the run had no such
+ * phase), FILE system.os_phase KEY for how the os phase ran, FILE timings slowest for the measured
  * benchmark with the largest wall_s and its wall_s ("NAME SECONDS"); FILE predictions errors:
  * per composite pattern a line "NAME MEDIAN_ABS_ERROR_PCT POINTS DRIFT_RATIO" ("-" when none
  * was predicted or probed); FILE breaks BENCH [PARAM=VALUE]: the first size of each fitted segment
@@ -32,17 +30,18 @@
 
 static int get_usage(void)
 {
-    fprintf(stderr,
-            "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
-            "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget KEY\n"
-            "       results_get FILE system.os_phase KEY\n"
-            "       results_get FILE timings phase NAME\n"
-            "       results_get FILE timings slowest\n"
-            "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
-            "       results_get FILE predictions errors\n"
-            "       results_get FILE noise | detour\n"
-            "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
-            "       results_get FILE levels|midpoints BENCH\n");
+    fprintf(
+        stderr,
+        "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
+        "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget|drift KEY\n"
+        "       results_get FILE system.os_phase KEY\n"
+        "       results_get FILE timings phase NAME\n"
+        "       results_get FILE timings slowest\n"
+        "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
+        "       results_get FILE predictions errors\n"
+        "       results_get FILE noise | detour\n"
+        "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
+        "       results_get FILE levels|midpoints BENCH\n");
     return 2;
 }
 
@@ -370,7 +369,8 @@ int main(int argc, char **argv)
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
     if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "system.mpi") == 0 ||
         strcmp(argv[2], "system.os_phase") == 0 || strcmp(argv[2], "time_budget") == 0 ||
-        strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0) {
+        strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0 ||
+        strcmp(argv[2], "drift") == 0) {
         const json_t *obj = root;
         char path[256];
         snprintf(path, sizeof path, "%s", argv[2]);

@@ -363,7 +363,7 @@ expect "compare a run with itself: the rank test on the raw samples, no differen
 # The quick run probed its mpi and shm benchmarks for drift (drift.h): compare names both
 # runs' medians, alike for a run with itself.
 expect "compare a run with itself: both runs' drift probe medians, 1.00x apart" 0 \
-    '^drift probe \(0-byte intra-node pingpong\), run median: A [1-9][0-9]* ns, B [1-9][0-9]* ns \(1\.00x\)$' -- \
+    '^drift probe \(0-byte pingpong\), run median: A [1-9][0-9]* ns, B [1-9][0-9]* ns \(1\.00x\)$' -- \
     grep '^drift probe' "$TMP/cmp/compare.txt"
 # The same run with one benchmark's working sets cut by the budget (memory_span_cap_bytes):
 # compare names the cut among the differences, as it measured another memory.
@@ -452,6 +452,10 @@ MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'repo
     $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
 expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(31 benchmarks' -- \
     "$BUILD/tests/check_mpi_sweep" "$TMP/mpi4/results.json" 4 intra,inter
+# Rank 0 alone on its pseudo-node: the drift probe takes the inter-node pair.
+MB_PSEUDO_NODES=2 expect "2 ranks as 2 pseudo-nodes: the drift probe uses the inter-node pair" 0 '^inter$' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/mpi4.ini\" --only mpi.pingpong --out \"$TMP/drift_inter\" >/dev/null 2>&1 &&
+           \"$BUILD/tests/results_get\" \"$TMP/drift_inter/results.json\" drift pair"
 expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
     cat "$TMP/mpi4/results.json"
 # p = 2, 3, 4: each collective's family of p-dependence is chosen by predicting p = 4.

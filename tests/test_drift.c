@@ -60,9 +60,10 @@ static void test_summary(void **state)
     assert_true(fabs(ns - 305) < 1e-9);
     assert_false(mb_drift_record_ns(json_array_get(json_object_get(root, "benchmarks"), 3), &ns));
 
-    json_t *s = mb_drift_summary(root, "method text");
+    json_t *s = mb_drift_summary(root, "method text", "intra");
     assert_non_null(s);
     assert_string_equal(json_string_value(json_object_get(s, "method")), "method text");
+    assert_string_equal(json_string_value(json_object_get(s, "pair")), "intra");
     assert_true(fabs(json_number_value(json_object_get(s, "median_ns")) - 115) < 1e-9);
     assert_int_equal(json_integer_value(json_object_get(s, "probes")), 8);
     const json_t *flagged = json_object_get(s, "flagged");
@@ -78,14 +79,15 @@ static void test_summary(void **state)
     /* under 1/1.3 of the median is flagged as well: with d's 60 and 70 the median of the
      * ten is (105 + 110) / 2 = 107.5, 1/1.3 of it 82.7, d's mean 65 */
     probe(json_array_get(json_object_get(root, "benchmarks"), 3), 60, 70);
-    s = mb_drift_summary(root, "m");
+    s = mb_drift_summary(root, "m", NULL);
     assert_int_equal(json_array_size(json_object_get(s, "flagged")), 3);
+    assert_null(json_object_get(s, "pair"));
     json_decref(s);
     json_decref(root);
 
     /* no probe, no section */
     root = json_pack("{s:[o]}", "benchmarks", bench("x"));
-    assert_null(mb_drift_summary(root, "m"));
+    assert_null(mb_drift_summary(root, "m", "intra"));
     json_decref(root);
 }
 
@@ -106,12 +108,20 @@ static void test_report(void **state)
     (void)state;
     json_t *root = doc();
     char *text = render(mb_report_drift, root);
+    assert_non_null(strstr(text, "drift: a 0-byte pingpong between world rank 0 and another "
+                                 "rank, before and after each benchmark: "));
     assert_non_null(strstr(text, "median 115 ns over 8 readings; 2 benchmark(s) whose two "
                                  "readings averaged over 1.3x that, or under 1/1.3 of it\n"));
     assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.65x): measured in another "
                                  "state"));
     assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.30x)"));
     assert_null(strstr(text, "  a: "));
+    free(text);
+
+    /* the pair the run's section names: inter where rank 0's node had no other rank */
+    json_object_set_new(root, "drift", mb_drift_summary(root, "m", "inter"));
+    text = render(mb_report_drift, root);
+    assert_non_null(strstr(text, "between world rank 0 and the first rank of node 1, before"));
     free(text);
     json_decref(root);
 

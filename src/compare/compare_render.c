@@ -68,7 +68,7 @@ static void render_drift_line(FILE *f, const json_t *cmp)
         return;
     double ratio = json_number_value(b) / json_number_value(a);
     bool apart = ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1;
-    fprintf(f, "drift probe (0-byte intra-node pingpong), run median: ");
+    fprintf(f, "drift probe (0-byte pingpong), run median: ");
     fprintf(f, "A %.0f ns, B %.0f ns (%.2fx)%s\n", json_number_value(a), json_number_value(b),
             ratio,
             apart ? ": the node was in another state in one run, and a difference beyond "

@@ -19,7 +19,8 @@
 #define DRIFT_PROBE_NAP_NS 1000000L
 
 const char mb_drift_probe_method[] =
-    "a 0-byte MPI_Send/MPI_Recv pingpong between world rank 0 and the next rank of its node, "
+    "a 0-byte MPI_Send/MPI_Recv pingpong between world rank 0 and the next rank of its node "
+    "(pair intra), or the first rank of node 1 where rank 0's node has no other (pair inter), "
     "timed on rank 0: the median of 9 blocks of 16 round trips (after 8 untimed), as half a "
     "round trip; taken just before and just after each mpi and shm benchmark (those where "
     "ranks or cores talk)";
@@ -38,18 +39,24 @@ static void drift_probe_trips(MPI_Comm pair, int me, int n)
     }
 }
 
+const char *mb_drift_probe_pair(const mb_context_t *ctx)
+{
+    return ctx->has_pair_intra ? "intra" : ctx->has_pair_inter ? "inter" : NULL;
+}
+
 double mb_drift_probe_ns(const mb_context_t *ctx)
 {
-    if (!ctx->has_pair_intra)
+    if (!mb_drift_probe_pair(ctx))
         return NAN;
+    MPI_Comm pair = ctx->has_pair_intra ? ctx->pair_intra : ctx->pair_inter;
     double half_ns[DRIFT_PROBE_BLOCKS];
-    if (ctx->pair_intra != MPI_COMM_NULL) {
+    if (pair != MPI_COMM_NULL) {
         int me;
-        MB_MPI_CHECK(MPI_Comm_rank(ctx->pair_intra, &me));
-        drift_probe_trips(ctx->pair_intra, me, DRIFT_PROBE_WARMUP);
+        MB_MPI_CHECK(MPI_Comm_rank(pair, &me));
+        drift_probe_trips(pair, me, DRIFT_PROBE_WARMUP);
         for (int b = 0; b < DRIFT_PROBE_BLOCKS; b++) {
             uint64_t t0 = mb_clock_now_ns(ctx->timing->clock);
-            drift_probe_trips(ctx->pair_intra, me, DRIFT_PROBE_TRIPS);
+            drift_probe_trips(pair, me, DRIFT_PROBE_TRIPS);
             half_ns[b] =
                 (double)(mb_clock_now_ns(ctx->timing->clock) - t0) / (2.0 * DRIFT_PROBE_TRIPS);
         }

@@ -29,7 +29,7 @@ static bool drift_off(double v, double m)
     return v > m * MB_DRIFT_FLAG_RATIO || v * MB_DRIFT_FLAG_RATIO < m;
 }
 
-json_t *mb_drift_summary(const json_t *root, const char *method)
+json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair)
 {
     const json_t *benches = json_object_get(root, "benchmarks"), *b;
     double *all = malloc((2 * json_array_size(benches) + 1) * sizeof *all);
@@ -61,7 +61,7 @@ json_t *mb_drift_summary(const json_t *root, const char *method)
                                                  json_object_get(b, "name"), "before_ns", before,
                                                  "after_ns", after, "ratio", ns / median));
     }
-    return json_pack("{s:s, s:f, s:f, s:I, s:o}", "method", method, "median_ns", median,
-                     "flag_ratio", MB_DRIFT_FLAG_RATIO, "probes", (json_int_t)n, "flagged",
+    return json_pack("{s:s, s:s*, s:f, s:f, s:I, s:o}", "method", method, "pair", pair, "median_ns",
+                     median, "flag_ratio", MB_DRIFT_FLAG_RATIO, "probes", (json_int_t)n, "flagged",
                      flagged);
 }

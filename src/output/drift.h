@@ -17,10 +17,10 @@
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
-/* results.json's "drift" section for the document root: the method (given), the run's
- * median probe reading, the ratio, and each benchmark whose two readings' mean was off the
- * median by more than the ratio, with its readings. NULL when no benchmark was probed
- * (no intra-node pair). New reference. */
-json_t *mb_drift_summary(const json_t *root, const char *method);
+/* results.json's "drift" section for the document root: the method and the pair probed
+ * ("intra" or "inter"; NULL: not said), the run's median probe reading, the ratio, and each
+ * benchmark whose two readings' mean was off the median by more than the ratio, with its
+ * readings. NULL when no benchmark was probed (the run had no pair). New reference. */
+json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "report_drift.h"
 
+#include <string.h>
+
 #include "drift.h"
 #include "report_text.h"
 
@@ -9,7 +11,7 @@ void mb_report_drift(FILE *f, const json_t *root)
     const json_t *drift = json_object_get(root, "drift");
     json_t *computed = NULL;
     if (!json_is_object(drift))
-        drift = computed = mb_drift_summary(root, "");
+        drift = computed = mb_drift_summary(root, "", NULL);
     double median, probes;
     if (!drift || !mb_report_text_num(drift, "median_ns", &median) ||
         !mb_report_text_num(drift, "probes", &probes)) {
@@ -17,10 +19,14 @@ void mb_report_drift(FILE *f, const json_t *root)
         return;
     }
     const json_t *flagged = json_object_get(drift, "flagged"), *b;
+    const char *pair = mb_report_text_str(drift, "pair");
     fprintf(f,
-            "\ndrift: a 0-byte pingpong between world rank 0 and the next rank of its node, "
-            "before and after each benchmark: median %.0f ns over %.0f readings; %zu "
+            "\ndrift: a 0-byte pingpong between world rank 0 and %s, before and after each "
+            "benchmark: median %.0f ns over %.0f readings; %zu "
             "benchmark(s) whose two readings averaged over %.2gx that, or under 1/%.2g of it\n",
+            !pair                        ? "another rank"
+            : strcmp(pair, "inter") == 0 ? "the first rank of node 1"
+                                         : "the next rank of its node",
             median, probes, json_array_size(flagged), MB_DRIFT_FLAG_RATIO, MB_DRIFT_FLAG_RATIO);
     size_t i;
     json_array_foreach(flagged, i, b)

@@ -146,7 +146,7 @@ static void html_warning_drift(FILE *f, const json_t *root)
         return;
     fprintf(f,
             "<li><span class=\"badge warn\">%zu</span>benchmark%s measured while the drift "
-            "probe (a 0-byte pingpong between rank 0 and its node's next rank) read far from "
+            "probe (a 0-byte pingpong between rank 0 and another rank) read far from "
             "the run's median of %.0f ns: the node was in another state then, and %s figures "
             "may not compose with the others'<details><summary>the benchmarks</summary><ul>\n",
             json_array_size(flagged), json_array_size(flagged) == 1 ? "" : "s", median,

@@ -743,7 +743,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         driver_error(rank, "%s", err);
         goto done;
     }
-    if (results && mb_sections_add_drift(results, mb_drift_probe_method, err, sizeof err) != 0) {
+    if (results && mb_sections_add_drift(results, mb_drift_probe_method, mb_drift_probe_pair(&ctx),
+                                         err, sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }

@@ -91,19 +91,20 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
     return mb_results_set_section(results, "time_budget", b, err, errlen);
 }
 
-int mb_sections_add_drift(mb_results_t *results, const char *method, char *err, size_t errlen)
+int mb_sections_add_drift(mb_results_t *results, const char *method, const char *pair, char *err,
+                          size_t errlen)
 {
-    json_t *drift = mb_drift_summary(mb_results_json(results), method);
+    json_t *drift = mb_drift_summary(mb_results_json(results), method, pair);
     if (!drift)
         return 0;
     size_t i;
     const json_t *b;
     json_array_foreach(json_object_get(drift, "flagged"), i, b)
         fprintf(stderr,
-                "mbsuite: drift: %s measured while the intra-node probe read %.0f and %.0f ns, "
+                "mbsuite: drift: %s measured while the probe (pair %s) read %.0f and %.0f ns, "
                 "%.2fx the run's median %.0f ns: the node was in another state then; "
                 "compare it with care\n",
-                json_string_value(json_object_get(b, "name")),
+                json_string_value(json_object_get(b, "name")), pair,
                 json_number_value(json_object_get(b, "before_ns")),
                 json_number_value(json_object_get(b, "after_ns")),
                 json_number_value(json_object_get(b, "ratio")),

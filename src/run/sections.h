@@ -30,7 +30,8 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
 /* Summarise the drift probes (drift_probe.h) in results.json and name on stderr each
  * benchmark measured while the probe read far from the run's median. Nothing when no
  * benchmark was probed. Returns 0, or -1 with the reason in err. */
-int mb_sections_add_drift(mb_results_t *results, const char *method, char *err, size_t errlen);
+int mb_sections_add_drift(mb_results_t *results, const char *method, const char *pair, char *err,
+                          size_t errlen);
 
 /* Fit the models (seed 001's table) and LogGP parameters to the results so far, record them
  * and write dir/fits.csv. Returns 0, or -1 with the reason in err. */

@@ -480,6 +480,12 @@ static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchma
         return mb_check_fail(c, "expected object, got %s", mb_check_type_name(drift));
     json_int_t probes = 0;
     double ratio = 0;
+    const json_t *pair = json_object_get(drift, "pair");
+    if (pair && (!json_is_string(pair) || (strcmp(json_string_value(pair), "intra") != 0 &&
+                                           strcmp(json_string_value(pair), "inter") != 0))) {
+        mb_check_push_key(c, "pair");
+        return mb_check_fail(c, "expected \"intra\" or \"inter\"");
+    }
     if (mb_check_string(c, drift, "method", false, false, NULL) != 0 ||
         mb_check_number(c, drift, "median_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
         mb_check_number(c, drift, "flag_ratio", MB_CHECK_POSITIVE, &ratio) != 0 ||
