@@ -447,7 +447,7 @@ expect "one node: mpi.mbw_mr_nodes is skipped with the reason" 0 'mpi\.mbw_mr_no
 expect "quick run: collectives state their timing scheme" 0 '"headline": "per call, the slowest rank' -- \
     cat "$TMP/quick/results.json"
 # A short sweep at 4 ranks as 2 pseudo-nodes: intra and inter pairs, p = 2, 3, 4.
-printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\nenough_fallback = 20ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 256\n' >"$TMP/mpi4.ini"
+printf '[run]\nmax_experiments = 11\nci_target = 5%%\nwarmup = 1ms\n[timing]\nenough_max = 10ms\n[preflight]\nenabled = no\n[mpi]\nmax_size = 1K\ncollective_max_size = 256\n' >"$TMP/mpi4.ini"
 MB_PSEUDO_NODES=2 expect "4 ranks as 2 pseudo-nodes: the mpi group runs" 0 'report:' -- \
     $MPIRUN -np 4 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.*' --out "$TMP/mpi4"
 expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p = 2..4)" 0 ': ok \(31 benchmarks' -- \
