@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The drift probe: a short 0-byte pingpong between world rank 0 and the next rank of its
  * node (or, where its node has no other rank, the first rank of node 1), taken before and
- * after each benchmark, so that a benchmark measured while the
- * node's cores talked at another speed than during the rest of the run is seen as such.
- * On the 2-vCPU VMs the host moves the vCPUs: a cache line passed between them in 30 ns
- * for a while, then in 155 ns, and a 0-byte MPI_Sendrecv loop took 150-200 ns, then
- * 400-450 ns, for tens of seconds at a time (README, "How it measures"). Benchmarks
- * measured in different states do not compose: a pattern predicted from a primitive
- * measured in the other state misses by half. */
+ * after each benchmark, so that a benchmark measured while the ranks talked at another
+ * speed than during the rest of the run is seen as such. On the 2-vCPU VMs the host moves
+ * the vCPUs: a cache line passed between them in 30 ns for a while, then in 155 ns, and a
+ * 0-byte MPI_Sendrecv loop took 170-206 ns, then 428-469 ns, for tens of seconds at a time
+ * (README, "How it measures"). Benchmarks measured in different states do not compose: a
+ * pattern predicted from a primitive measured in the other state misses by half. */
 #ifndef MB_DRIFT_PROBE_H
 #define MB_DRIFT_PROBE_H
 

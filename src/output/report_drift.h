@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* report.txt's drift lines: the intra-node probe taken around every benchmark (drift.h)
- * and the benchmarks measured while it read far from the run's median. */
+/* report.txt's drift lines: the probe taken around every benchmark (drift.h) and the
+ * benchmarks measured while it read far from the run's median. */
 #ifndef MB_REPORT_DRIFT_H
 #define MB_REPORT_DRIFT_H
 
