@@ -219,6 +219,18 @@ static void test_page_minimal(void **state)
     assert_null(strstr(s, "drift probe"));
     free(s);
 
+    /* A point timed under the clock's step prints as under it, escaped. */
+    json_array_append_new(
+        json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "points"),
+        json_pack("{s:{}, s:s, s:i, s:f, s:f, s:[f, f], s:f}", "params", "status", "ok", "n", 11,
+                  "min", 0.0, "median", 0.0, "ci95", 0.0, 20.0, "below_resolution_ns", 20.0));
+    buf = NULL;
+    m = open_memstream(&buf, &len);
+    assert_int_equal(mb_report_html_write(m, root, dir), 0);
+    s = captured(m, &buf);
+    assert_non_null(strstr(s, "<td class=\"n\">&lt;20</td>"));
+    free(s);
+
     /* A benchmark the drift probe flagged is named with its readings, escaped. */
     json_object_set_new(root, "drift",
                         json_pack("{s:f, s:[{s:s, s:f, s:f, s:f}]}", "median_ns", 127.4, "flagged",
