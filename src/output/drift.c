@@ -38,11 +38,11 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
         return NULL;
     json_array_foreach(benches, i, b)
     {
-        double ns;
-        if (!mb_drift_record_ns(b, &ns))
-            continue;
-        all[n++] = drift_reading(b, "before_ns");
-        all[n++] = drift_reading(b, "after_ns");
+        double before = drift_reading(b, "before_ns"), after = drift_reading(b, "after_ns");
+        if (isfinite(before) && isfinite(after)) {
+            all[n++] = before;
+            all[n++] = after;
+        }
     }
     if (n == 0) {
         free(all);

@@ -71,14 +71,7 @@ static void report_cell(const json_t *pt, const report_col_t *col, char *buf, si
     case REPORT_COL_PARAM:
         mb_report_text_value(json_object_get(json_object_get(pt, "params"), col->param), buf, len);
         break;
-    case REPORT_COL_HEADLINE:
-        /* A figure under the clock's step where the point was not resolved: "<20". */
-        if (mb_report_text_num(pt, col->param, &v) &&
-            mb_report_text_num(pt, "below_resolution_ns", &lo) && v < lo)
-            snprintf(buf, len, "<%g", lo);
-        else if (mb_report_text_num(pt, col->param, &v))
-            mb_report_text_sig(v, buf, len);
-        break;
+    case REPORT_COL_HEADLINE: mb_report_text_stat(pt, col->param, buf, len); break;
     case REPORT_COL_CI:
         ci = json_object_get(pt, "ci95");
         if (json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1))) {

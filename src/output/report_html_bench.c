@@ -64,14 +64,9 @@ void mb_report_html_points(FILE *f, const json_t *bench)
             fputs("</td><td></td></tr>\n", f);
             continue;
         }
-        double v, lo, hi, step;
+        double v, lo, hi;
         cell[0] = '\0';
-        /* Under the clock's step where the point was not resolved: "<20", as report.txt. */
-        if (mb_report_text_num(pt, statistic, &v) &&
-            mb_report_text_num(pt, "below_resolution_ns", &step) && v < step)
-            snprintf(cell, sizeof cell, "<%g", step);
-        else if (mb_report_text_num(pt, statistic, &v))
-            mb_report_text_sig(v, cell, sizeof cell);
+        mb_report_text_stat(pt, statistic, cell, sizeof cell);
         mb_html_td(f, cell, true);
         const json_t *ci = json_object_get(pt, "ci95");
         cell[0] = '\0';

@@ -30,6 +30,18 @@ const char *mb_report_text_dash(const char *s)
     return s && *s ? s : "-";
 }
 
+bool mb_report_text_stat(const json_t *pt, const char *key, char *buf, size_t len)
+{
+    double v, step;
+    if (!mb_report_text_num(pt, key, &v))
+        return false;
+    if (mb_report_text_num(pt, "below_resolution_ns", &step) && v < step)
+        snprintf(buf, len, "<%g", step);
+    else
+        mb_report_text_sig(v, buf, len);
+    return true;
+}
+
 void mb_report_text_sig(double v, char *buf, size_t len)
 {
     double a = fabs(v);

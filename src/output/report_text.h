@@ -21,6 +21,11 @@ const char *mb_report_text_dash(const char *s);
 /* v at 4 significant digits without an exponent: 40123, 123.5, 1.235, 0.01235. */
 void mb_report_text_sig(double v, char *buf, size_t len);
 
+/* A point's statistic pt.key as mb_report_text_sig writes it, or "<20" where the point was
+ * timed under the clock's step (below_resolution_ns, here 20 ns) and the value is under it.
+ * Returns whether pt.key was a number; buf is left as it was when not. */
+bool mb_report_text_stat(const json_t *pt, const char *key, char *buf, size_t len);
+
 /* A duration given in ns, in the largest unit it reaches: "5.000 ms", "20.50 ns". */
 void mb_report_text_duration(double ns, char *buf, size_t len);
 
