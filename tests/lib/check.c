@@ -178,6 +178,12 @@ int mb_check_number(mb_check_t *c, const json_t *obj, const char *key, mb_check_
 /* [lo, hi]: lo >= 0 (a time below the clock's resolution), hi > 0, lo <= hi. */
 int mb_check_interval(mb_check_t *c, const json_t *obj, const char *key, double *lo, double *hi)
 {
+    return mb_check_interval_to(c, obj, key, MB_CHECK_POSITIVE, lo, hi);
+}
+
+int mb_check_interval_to(mb_check_t *c, const json_t *obj, const char *key,
+                         mb_check_range_t hi_range, double *lo, double *hi)
+{
     const json_t *v = mb_check_get(c, obj, key, MB_CHECK_ARRAY);
     if (!v)
         return -1;
@@ -186,7 +192,7 @@ int mb_check_interval(mb_check_t *c, const json_t *obj, const char *key, double 
         return mb_check_fail(c, "expected [lo, hi], got %zu elements", json_array_size(v));
     for (size_t i = 0; i < 2; i++) {
         size_t o = mb_check_push_index(c, i);
-        if (mb_check_number_value(c, json_array_get(v, i), i ? MB_CHECK_POSITIVE : MB_CHECK_NONNEG,
+        if (mb_check_number_value(c, json_array_get(v, i), i ? hi_range : MB_CHECK_NONNEG,
                                   i ? hi : lo) != 0)
             return -1;
         mb_check_pop(c, o);

@@ -68,7 +68,10 @@ int mb_check_number_value(mb_check_t *c, const json_t *v, mb_check_range_t range
 int mb_check_number(mb_check_t *c, const json_t *obj, const char *key, mb_check_range_t range,
                     double *out);
 
-/* obj.key is [lo, hi] with lo >= 0, hi > 0, lo <= hi. Returns 0 with both set, or -1. */
+/* obj.key is [lo, hi] with lo >= 0, hi in hi_range, lo <= hi. Returns 0 with both set, or
+ * -1. mb_check_interval: hi > 0. */
+int mb_check_interval_to(mb_check_t *c, const json_t *obj, const char *key,
+                         mb_check_range_t hi_range, double *lo, double *hi);
 int mb_check_interval(mb_check_t *c, const json_t *obj, const char *key, double *lo, double *hi);
 
 /* a <= b, with a relative tolerance of 1e-9 when tolerant (interpolated figures). Returns

@@ -143,8 +143,8 @@ static int record_check_bandwidth(mb_check_t *c, const json_t *bw)
 static int record_check_statistics(mb_check_t *c, const json_t *pt)
 {
     double min, median, mean, max, p90, p99, lo, hi, resolution = 0;
-    /* A point timed below the clock's step says so (below_resolution_ns): its median may
-     * then be 0, and its CI relative to it undefined (-1). */
+    /* A point timed below the clock's step says so (below_resolution_ns): its median and
+     * the top of its CI may then be 0, and its CI relative to it undefined (-1). */
     bool unresolved = json_object_get(pt, "below_resolution_ns") != NULL;
     if (unresolved &&
         mb_check_number(c, pt, "below_resolution_ns", MB_CHECK_POSITIVE, &resolution) != 0)
@@ -160,7 +160,7 @@ static int record_check_statistics(mb_check_t *c, const json_t *pt)
         mb_check_number(c, pt, "stddev", MB_CHECK_NONNEG, NULL) != 0 ||
         mb_check_number(c, pt, "p90", stat, &p90) != 0 ||
         mb_check_number(c, pt, "p99", stat, &p99) != 0 ||
-        mb_check_interval(c, pt, "ci95", &lo, &hi) != 0 ||
+        mb_check_interval_to(c, pt, "ci95", stat, &lo, &hi) != 0 ||
         (!rel_undefined &&
          mb_check_number(c, pt, "ci95_rel_halfwidth", MB_CHECK_NONNEG, NULL) != 0) ||
         !mb_check_get(c, pt, "ci_target_met", MB_CHECK_BOOL) ||
