@@ -344,15 +344,19 @@ expect "quick run: points.csv has one row per point of results.json" 0 '^([1-9][
     sh -c "echo \$(grep -c '\"status\": \"\(ok\|failed\)\"' \"$TMP/quick/results.json\") \$((\$(wc -l <\"$TMP/quick/points.csv\") - 1))"
 
 # --- raw samples (raw.csv.gz, docs/results.md) and mbsuite compare ---
-# Every kept experiment has its row: raw.csv.gz's rows, results.json's count of them and the
-# sum of the points' n agree, and the part file is gone.
+# Every kept experiment has its row: raw.csv.gz's rows and results.json's count of them
+# agree, each point read back has its record's n samples (a benchmark the run measured
+# again, drift_remeasure, by its last measurement), and the part file is gone.
 raw_counts() {
-    echo "$(($(zcat "$1/raw.csv.gz" | wc -l) - 1)) $(sed -n '/^ "raw": {/,/^ }/p' "$1/results.json" | grep -o '"rows": [0-9]*' | grep -o '[0-9]*$') $(grep -o '"n": [0-9]*' "$1/results.json" | awk '{ s += $2 } END { print s }')"
+    echo "$(($(zcat "$1/raw.csv.gz" | wc -l) - 1)) $(sed -n '/^ "raw": {/,/^ }/p' "$1/results.json" | grep -o '"rows": [0-9]*' | grep -o '[0-9]*$')"
 }
 expect "quick run: raw.csv.gz has its header" 0 '^benchmark,params,point,experiment,time_ns$' -- \
     sh -c "zcat \"$TMP/quick/raw.csv.gz\" | head -1"
-expect "quick run: raw.csv.gz has one row per experiment of every point, as results.json counts" 0 \
-    '^([1-9][0-9]*) \1 \1$' -- raw_counts "$TMP/quick"
+expect "quick run: raw.csv.gz has the rows results.json counts" 0 '^([1-9][0-9]*) \1$' -- \
+    raw_counts "$TMP/quick"
+expect "quick run: raw.csv.gz read back has one row per experiment of every point" 0 \
+    ': raw ok \([1-9][0-9]* samples of [1-9][0-9]* points\)$' -- \
+    "$BUILD/tests/check_results" --raw "$TMP/quick/results.json"
 expect "quick run: results.json says raw.csv.gz is complete, no part left" 0 '^complete$' -- \
     sh -c "sed -n '/^ \"raw\": {/,/^ }/p' \"$TMP/quick/results.json\" | grep -q '\"complete\": true' && [ ! -e \"$TMP/quick/raw.csv.gz.part\" ] && echo complete"
 # A run compared with itself: no change anywhere, from the raw samples. A 0-byte call timed
@@ -413,6 +417,36 @@ expect "injected failure: the report lists it" 0 '^  mpi\.pingpong size_bytes=3 
 expect "injected failure: points.csv has its row, the reason and no figures" 0 \
     '^mpi\.pingpong,,3,intra,,failed,ns,median,{14}injected failure \(MBSUITE_INJECT_FAILURE\)$' -- \
     cat "$TMP/inject/points.csv"
+
+# --- drift re-measure: a benchmark the probe read in another state is measured again ---
+# MBSUITE_INJECT_DRIFT makes the probe read 3x around mpi.sendrecv's first measurement. At
+# the run's end it is measured again once the probe reads the run's median again; should
+# the VM itself sit in its other state then for 10 s, the record says it was not, and why.
+DRI="$TMP/drift-again"
+expect "drift re-measure: the flagged benchmark is measured again at the run's end, or said not to be" 0 \
+    'mbsuite: (measuring mpi\.sendrecv again: the drift probe read [0-9]+ ns around it|mpi\.sendrecv and [0-9]+ more not measured again: the probe still read)' -- \
+    env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 "$EXE" --config "$QUICK" \
+    --only 'mpi.pingpong,mpi.sendrecv,mpi.bcast' --out "$DRI"
+expect "drift re-measure: results.json complete and valid, its record and section say so" 0 \
+    ': ok \(3 benchmarks, [0-9]+ points, 0 failed\)' -- "$BUILD/tests/check_results" --complete \
+    "$DRI/results.json"
+expect "drift re-measure: the report names it" 0 \
+    "^  mpi\\.sendrecv: (measured again at the run's end|not measured again: the probe still read)" -- \
+    cat "$DRI/report.txt"
+expect "drift re-measure: raw.csv.gz holds both measurements' rows, as results.json counts" 0 \
+    '^([1-9][0-9]*) \1$' -- raw_counts "$DRI"
+expect "drift re-measure: raw.csv.gz read back has the second measurement's rows alone" 0 \
+    ': raw ok \([1-9][0-9]* samples of [1-9][0-9]* points\)$' -- \
+    "$BUILD/tests/check_results" --raw "$DRI/results.json"
+expect "drift re-measure: compared with itself, every point's raw samples are its record's" 0 \
+    '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; [0-9]+ untested .*; 0 only in A, 0 only in B$' -- \
+    "$EXE" compare "$DRI" "$DRI" --out "$TMP/cmp-again"
+sed 's/^drift_remeasure = .*//; s/^\[run\]$/[run]\ndrift_remeasure = no/' "$QUICK" >"$TMP/remeasure-off.ini"
+expect "drift re-measure off ([run] drift_remeasure = no): flagged, not measured again" 0 \
+    '^mbsuite: drift: mpi\.sendrecv measured while the probe' -- \
+    sh -c "env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 \"$EXE\" --config \"$TMP/remeasure-off.ini\" \
+        --only 'mpi.pingpong,mpi.sendrecv,mpi.bcast' --out \"$TMP/remeasure-off\" >\"$TMP/remeasure-off.log\" 2>&1;
+        ! grep -qw 'again' \"$TMP/remeasure-off.log\" && cat \"$TMP/remeasure-off.log\""
 
 # --- shared memory (seed 001 Howell's table, seed 004 latency curve) ---
 for row in "empty loop" "timer()" barrier read_localcache allread_localcache read_local \

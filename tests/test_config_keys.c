@@ -90,7 +90,8 @@ static void test_json_has_every_key(void **state)
         const char *section, *json;
     } want[] = {
         {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
-                "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"point_timeout\":300000000000}"},
+                "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"drift_remeasure\":true,"
+                "\"point_timeout\":300000000000}"},
         {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
                    "\"enough_fallback\":\"auto\"}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The drift probes read back (drift.h), on hand-made records with known readings: the
- * run's median, which benchmarks are flagged and why, a pattern's ratio to its recipe's
- * benchmarks (predict_patterns.h) and the report's lines (report_drift.h,
- * report_patterns.h). */
+ * run's median, which benchmarks are flagged and why, which of them the time left lets the
+ * run measure again and the notes it leaves, a pattern's ratio to its recipe's benchmarks
+ * (predict_patterns.h) and the report's lines (report_drift.h, report_patterns.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -89,6 +89,76 @@ static void test_summary(void **state)
     root = json_pack("{s:[o]}", "benchmarks", bench("x"));
     assert_null(mb_drift_summary(root, "m", "intra"));
     json_decref(root);
+}
+
+/* The flagged c (wall 2 s) and e (wall 3 s) of doc(), in the order measured, while their
+ * first measurements' wall times fit the time left. */
+static void test_remeasure_names(void **state)
+{
+    (void)state;
+    json_t *root = doc();
+    json_t *benches = json_object_get(root, "benchmarks");
+    json_object_set_new(json_array_get(benches, 2), "wall_s", json_real(2));
+    json_object_set_new(json_array_get(benches, 4), "wall_s", json_real(3));
+    json_t *s = mb_drift_summary(root, "m", "intra");
+    const struct {
+        double left_s;
+        size_t n;
+    } cases[] = {{-1, 2}, {100, 2}, {5, 2}, {4.9, 1}, {2, 1}, {1.9, 0}, {0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *names = mb_drift_remeasure_names(s, root, cases[i].left_s);
+        assert_int_equal(json_array_size(names), cases[i].n);
+        if (cases[i].n > 0)
+            assert_string_equal(json_string_value(json_array_get(names, 0)), "c");
+        if (cases[i].n > 1)
+            assert_string_equal(json_string_value(json_array_get(names, 1)), "e");
+        json_decref(names);
+    }
+    json_decref(s);
+
+    /* c measured again (its record now reads 110 and 112, its first readings kept in its
+     * note), e not: the summary lists each, and c is no longer flagged. */
+    json_t *c = json_array_get(benches, 2);
+    json_t *note = mb_drift_remeasured_json(c, 108);
+    assert_true(json_is_true(json_object_get(note, "measured_again")));
+    assert_true(fabs(json_number_value(json_object_get(note, "first_before_ns")) - 300) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(note, "first_after_ns")) - 310) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(note, "first_wall_s")) - 2) < 1e-9);
+    json_object_set_new(c, "drift_remeasure", note);
+    probe(c, 110, 112);
+    json_object_set_new(json_array_get(benches, 4), "drift_remeasure",
+                        mb_drift_not_remeasured_json("no time"));
+    s = mb_drift_summary(root, "m", "intra");
+    const json_t *flagged = json_object_get(s, "flagged");
+    assert_int_equal(json_array_size(flagged), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(flagged, 0), "name")), "e");
+    const json_t *done = json_object_get(s, "remeasured"), *not_done = json_object_get(s, "not_remeasured");
+    assert_int_equal(json_array_size(done), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(done, 0), "name")), "c");
+    assert_true(fabs(json_number_value(json_object_get(json_array_get(done, 0), "before_ns")) - 110) <
+                1e-9);
+    assert_int_equal(json_array_size(not_done), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(not_done, 0), "why")),
+                        "no time");
+    json_object_set_new(root, "drift", s);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    mb_report_drift(f, root);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(text, "  c: measured again at the run's end (its figures are the "
+                                 "second measurement's): 300 and 310 ns around the first, 110 "
+                                 "and 112 around the second\n"));
+    assert_non_null(strstr(text, "  e: not measured again: no time\n"));
+    free(text);
+    json_decref(root);
+
+    /* the flag ratio both ways */
+    assert_true(mb_drift_off(131, 100));
+    assert_false(mb_drift_off(129, 100));
+    assert_true(mb_drift_off(76, 100));
+    assert_false(mb_drift_off(77, 100));
 }
 
 /* What a report function wrote for root, as a new string. */
@@ -190,6 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_remeasure_names),
         cmocka_unit_test(test_pattern_ratio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* raw.csv.gz written and read back: every sample at its point, a quoted params field, a run
  * killed half-way (the part read up to the bytes results.json counted, uncommitted rows
- * left out), the final file appearing only at close, and files that are not raw samples
- * refused with their name. */
+ * left out), the final file appearing only at close, a benchmark measured again read by its
+ * last measurement alone, and files that are not raw samples refused with their name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,6 +75,44 @@ static void test_round_trip_and_kill(void **state)
     assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
+/* A benchmark measured again (the drift re-measure) appends a member of the same name: its
+ * earlier points are dropped whole, even one the later measurement lacks, and the
+ * benchmarks measured between keep theirs. */
+static void test_measured_again(void **state)
+{
+    (void)state;
+    char *dir = mb_tmpdir_new("raw-again");
+    char err[512] = "";
+    mb_raw_t *r = mb_raw_open(dir, err, sizeof err);
+    assert_non_null(r);
+    double first[2] = {300, 310}, other[3] = {5, 6, 7}, again[3] = {120, 121, 122};
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=0", 0, first, 2);
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=8", 1, first, 2);
+    assert_int_equal(mb_raw_commit(r, err, sizeof err), 0);
+    mb_raw_add_point(r, "mpi.bcast", "size_bytes=0", 0, other, 3);
+    assert_int_equal(mb_raw_commit(r, err, sizeof err), 0);
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=0", 0, again, 3);
+    assert_int_equal(mb_raw_commit(r, err, sizeof err), 0);
+    json_t *final = NULL;
+    assert_int_equal(mb_raw_close(r, &final, err, sizeof err), 0);
+    mb_raw_data_t d;
+    assert_int_equal(mb_raw_read(dir, final, &d, err, sizeof err), 0);
+    assert_int_equal(d.npoints, 2);
+    assert_int_equal(d.rows, 6);
+    const mb_raw_point_t *p = mb_raw_find(&d, "mpi.sendrecv", 0);
+    assert_non_null(p);
+    assert_int_equal(p->n, 3);
+    assert_true(p->samples_ns[0] == 120 && p->samples_ns[2] == 122);
+    assert_null(mb_raw_find(&d, "mpi.sendrecv", 1));
+    const mb_raw_point_t *between = mb_raw_find(&d, "mpi.bcast", 0);
+    assert_non_null(between);
+    assert_int_equal(between->n, 3);
+    assert_true(p->member > between->member);
+    mb_raw_data_free(&d);
+    json_decref(final);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+}
+
 static void test_off_and_bad_files(void **state)
 {
     (void)state;
@@ -105,6 +143,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_kill),
+        cmocka_unit_test(test_measured_again),
         cmocka_unit_test(test_off_and_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

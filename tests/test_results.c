@@ -339,6 +339,49 @@ static mb_results_t *open_with_first_benchmark(const char *dir, json_t *fixture)
     return r;
 }
 
+/* A benchmark measured again replaces its record in place, its failed points counted anew;
+ * a name with no record is refused. */
+static void test_results_replace_benchmark(void **state)
+{
+    (void)state;
+    char *dir = mb_tmpdir_new("results"), err[512] = "";
+    json_t *fixture = load_fixture("results_fixture.json");
+    mb_results_t *r = open_with_first_benchmark(dir, fixture);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
+    const char *name = json_string_value(
+        json_object_get(json_array_get(json_object_get(fixture, "benchmarks"), 0), "name"));
+
+    json_t *again = fixture_benchmark(fixture, 0);
+    json_object_set_new(again, "failed_points", json_integer(2));
+    json_object_set_new(json_array_get(json_object_get(again, "points"), 0), "median",
+                        json_real(777));
+    /* the total less the first record's own failed points, plus the new record's */
+    size_t before = mb_results_failed_points(r);
+    json_int_t was = json_integer_value(json_object_get(
+        json_array_get(json_object_get(fixture, "benchmarks"), 0), "failed_points"));
+    assert_int_equal(mb_results_replace_benchmark(r, again, err, sizeof err), 0);
+    assert_int_equal(mb_results_failed_points(r), before - (size_t)was + 2);
+    json_t *disk = load_results_file(dir);
+    const json_t *benches = json_object_get(disk, "benchmarks");
+    assert_int_equal(json_array_size(benches), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(benches, 0), "name")), name);
+    assert_float_equal(json_number_value(json_object_get(bench_point(disk, 0, 0), "median")), 777,
+                       1e-9);
+    json_decref(disk);
+    again = fixture_benchmark(fixture, 0);
+    json_object_set_new(again, "failed_points", json_integer(0));
+    assert_int_equal(mb_results_replace_benchmark(r, again, err, sizeof err), 0);
+    assert_int_equal(mb_results_failed_points(r), before - (size_t)was);
+
+    json_t *stranger = fixture_benchmark(fixture, 0);
+    json_object_set_new(stranger, "name", json_string("mpi.nobody"));
+    assert_int_equal(mb_results_replace_benchmark(r, stranger, err, sizeof err), -1);
+    assert_contains(err, "no benchmark \"mpi.nobody\" to replace");
+    assert_int_equal(mb_results_close(r, true, NULL, err, sizeof err), 0);
+    json_decref(fixture);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+}
+
 static void test_results_write_failure_keeps_files(void **state)
 {
     (void)state;
@@ -660,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_missing_dir),
         cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_results_lifecycle),
+        cmocka_unit_test(test_results_replace_benchmark),
         cmocka_unit_test(test_results_write_failure_keeps_files),
         cmocka_unit_test(test_results_update_section),
         cmocka_unit_test(test_results_open_missing_dir),

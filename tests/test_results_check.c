@@ -152,6 +152,25 @@ static void check_broken(size_t which, json_t *root)
                                       "median_ns", 125.0, "flag_ratio", 1.3, "probes", 2, "flagged",
                                       "name", "harness.null", "ratio", 2.0));
         break;
+    /* the drift re-measure's notes */
+    case 47:
+        json_object_set_new(bench0, "drift_remeasure",
+                            json_pack("{s:b, s:f, s:f, s:f}", "measured_again", 1,
+                                      "first_before_ns", 300.0, "first_after_ns", 310.0,
+                                      "probe_ns", 120.0));
+        break;
+    case 48:
+        json_object_set_new(bench0, "drift_remeasure", json_pack("{s:b}", "measured_again", 0));
+        break;
+    case 49:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+        json_object_set_new(root, "drift",
+                            json_pack("{s:s, s:f, s:f, s:i, s:[], s:[{s:s, s:f, s:f}]}", "method",
+                                      "m", "median_ns", 125.0, "flag_ratio", 1.3, "probes", 2,
+                                      "flagged", "remeasured", "name", "harness.bcopy",
+                                      "first_before_ns", 300.0, "first_after_ns", 310.0));
+        break;
     }
 }
 
@@ -207,6 +226,9 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].drift_probe.before_ns: -1 must be positive",
         "$.drift: 4 probes, but 1 benchmarks were probed (two readings each)",
         "$.drift.flagged[0]: \"harness.null\" is no probed benchmark",
+        "$.benchmarks[0].drift_remeasure: measured again, but the record has no \"drift_probe\"",
+        "$.benchmarks[0].drift_remeasure: missing key \"why\"",
+        "$.drift.remeasured[0]: \"harness.bcopy\" has no record that says it was measured again",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -266,6 +288,36 @@ static void test_check_accepts(void **state)
         assert_int_equal(counts.points, 2);
         assert_int_equal(counts.failed, 1);
     }
+    json_decref(root);
+}
+
+/* A run that measured one flagged benchmark again and not another: both records say so,
+ * and so does the drift section. */
+static void test_check_accepts_remeasure(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture();
+    json_t *bench0 = bench_at(root, 0), *bench2 = bench_at(root, 2);
+    json_object_set_new(bench0, "drift_probe",
+                        json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+    json_object_set_new(bench0, "drift_remeasure",
+                        json_pack("{s:b, s:f, s:f, s:f, s:f}", "measured_again", 1,
+                                  "first_before_ns", 300.0, "first_after_ns", 310.0,
+                                  "first_wall_s", 1.5, "probe_ns", 118.0));
+    json_object_set_new(bench2, "drift_probe",
+                        json_pack("{s:f, s:f}", "before_ns", 320.0, "after_ns", 330.0));
+    json_object_set_new(bench2, "drift_remeasure",
+                        json_pack("{s:b, s:s}", "measured_again", 0, "why", "no time"));
+    json_object_set_new(
+        root, "drift",
+        json_pack("{s:s, s:f, s:f, s:i, s:[{s:s, s:f}], s:[{s:s, s:f, s:f}], s:[{s:s, s:s}]}",
+                  "method", "m", "median_ns", 125.0, "flag_ratio", 1.3, "probes", 4, "flagged",
+                  "name", "harness.null", "ratio", 2.6, "remeasured", "name", "harness.bcopy",
+                  "first_before_ns", 300.0, "first_after_ns", 310.0, "not_remeasured", "name",
+                  "harness.null", "why", "no time"));
+    char err[512] = "";
+    if (mb_results_check(root, NULL, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
     json_decref(root);
 }
 
@@ -342,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_check_reports_path),
         cmocka_unit_test(test_check_accepts),
         cmocka_unit_test(test_check_below_resolution),
+        cmocka_unit_test(test_check_accepts_remeasure),
         cmocka_unit_test(test_check_expect_bench),
         cmocka_unit_test(test_check_timings_required),
     };

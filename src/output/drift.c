@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -23,10 +24,34 @@ bool mb_drift_record_ns(const json_t *bench, double *ns)
     return true;
 }
 
-/* Whether v is off the median m by more than MB_DRIFT_FLAG_RATIO either way. */
-static bool drift_off(double v, double m)
+bool mb_drift_off(double ns, double median_ns)
 {
-    return v > m * MB_DRIFT_FLAG_RATIO || v * MB_DRIFT_FLAG_RATIO < m;
+    return ns > median_ns * MB_DRIFT_FLAG_RATIO || ns * MB_DRIFT_FLAG_RATIO < median_ns;
+}
+
+/* The "remeasured" and "not_remeasured" lists of the summary from the records' notes. */
+static void drift_remeasure_lists(const json_t *benches, json_t *summary)
+{
+    json_t *done = json_array(), *not_done = json_array();
+    const json_t *b;
+    size_t i;
+    json_array_foreach(benches, i, b)
+    {
+        const json_t *note = json_object_get(b, "drift_remeasure"), *name = json_object_get(b, "name");
+        if (!json_is_object(note))
+            continue;
+        if (json_is_true(json_object_get(note, "measured_again")))
+            json_array_append_new(
+                done, json_pack("{s:O, s:O, s:O, s:f, s:f}", "name", name, "first_before_ns",
+                                json_object_get(note, "first_before_ns"), "first_after_ns",
+                                json_object_get(note, "first_after_ns"), "before_ns",
+                                drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns")));
+        else
+            json_array_append_new(not_done, json_pack("{s:O, s:O}", "name", name, "why",
+                                                      json_object_get(note, "why")));
+    }
+    json_object_set_new(summary, "remeasured", done);
+    json_object_set_new(summary, "not_remeasured", not_done);
 }
 
 json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair)
@@ -55,13 +80,53 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     json_array_foreach(benches, i, b)
     {
         double ns, before = drift_reading(b, "before_ns"), after = drift_reading(b, "after_ns");
-        if (!mb_drift_record_ns(b, &ns) || !drift_off(ns, median))
+        if (!mb_drift_record_ns(b, &ns) || !mb_drift_off(ns, median))
             continue;
         json_array_append_new(flagged, json_pack("{s:O, s:f, s:f, s:f}", "name",
                                                  json_object_get(b, "name"), "before_ns", before,
                                                  "after_ns", after, "ratio", ns / median));
     }
-    return json_pack("{s:s, s:s*, s:f, s:f, s:I, s:o}", "method", method, "pair", pair, "median_ns",
-                     median, "flag_ratio", MB_DRIFT_FLAG_RATIO, "probes", (json_int_t)n, "flagged",
-                     flagged);
+    json_t *summary = json_pack("{s:s, s:s*, s:f, s:f, s:I, s:o}", "method", method, "pair", pair,
+                                "median_ns", median, "flag_ratio", MB_DRIFT_FLAG_RATIO, "probes",
+                                (json_int_t)n, "flagged", flagged);
+    if (summary)
+        drift_remeasure_lists(benches, summary);
+    return summary;
+}
+
+json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s)
+{
+    json_t *names = json_array();
+    const json_t *f, *b;
+    size_t i, j;
+    double spent_s = 0;
+    json_array_foreach(json_object_get(summary, "flagged"), i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
+        {
+            const char *n = json_string_value(json_object_get(b, "name"));
+            if (!name || !n || strcmp(n, name) != 0)
+                continue;
+            spent_s += fmax(json_number_value(json_object_get(b, "wall_s")), 0);
+            if (left_s >= 0 && spent_s > left_s)
+                return names;
+            json_array_append_new(names, json_string(name));
+            break;
+        }
+    }
+    return names;
+}
+
+json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns)
+{
+    return json_pack("{s:b, s:f, s:f, s:O?, s:f}", "measured_again", 1, "first_before_ns",
+                     drift_reading(first, "before_ns"), "first_after_ns",
+                     drift_reading(first, "after_ns"), "first_wall_s",
+                     json_object_get(first, "wall_s"), "probe_ns", probe_ns);
+}
+
+json_t *mb_drift_not_remeasured_json(const char *why)
+{
+    return json_pack("{s:b, s:s}", "measured_again", 0, "why", why);
 }

@@ -14,13 +14,34 @@
  * state strayed to 1.31x (README, "How it measures"). */
 #define MB_DRIFT_FLAG_RATIO 1.3
 
+/* Whether a reading of ns is off the run's median probe reading median_ns by more than
+ * MB_DRIFT_FLAG_RATIO either way. */
+bool mb_drift_off(double ns, double median_ns);
+
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
 /* results.json's "drift" section for the document root: the method and the pair probed
- * ("intra" or "inter"; NULL: not said), the run's median probe reading, the ratio, and each
+ * ("intra" or "inter"; NULL: not said), the run's median probe reading, the ratio, each
  * benchmark whose two readings' mean was off the median by more than the ratio, with its
- * readings. NULL when no benchmark was probed (the run had no pair). New reference. */
+ * readings ("flagged"), and where the run measured flagged benchmarks again at its end
+ * (records with "drift_remeasure"), those measured again with their first readings
+ * ("remeasured") and those not, with why ("not_remeasured"). NULL when no benchmark was
+ * probed (the run had no pair). New reference. */
 json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair);
+
+/* Of summary's flagged benchmarks (mb_drift_summary of root), the names of those to measure
+ * again: in the order measured, while their first measurements' wall times (each record's
+ * wall_s) add up to at most left_s (negative: no limit). New reference. */
+json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s);
+
+/* A record's "drift_remeasure" for a benchmark measured again, from its first record: that
+ * measurement's probe readings and wall time, and the reading that found the node back in
+ * the usual state. New reference. */
+json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns);
+
+/* A record's "drift_remeasure" for a flagged benchmark not measured again, with why. New
+ * reference. */
+json_t *mb_drift_not_remeasured_json(const char *why);
 
 #endif

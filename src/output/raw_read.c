@@ -51,7 +51,11 @@ static unsigned char *raw_read_file(const char *path, long long limit, size_t *l
     return buf;
 }
 
-/* Inflate every gzip member of in into one NUL-terminated text. */
+/* Between two members' lines in raw_inflate's text: no line of the CSV is this. */
+#define RAW_MEMBER_MARK "\x1e"
+
+/* Inflate every gzip member of in into one NUL-terminated text, a line RAW_MEMBER_MARK
+ * between members. */
 static char *raw_inflate(const char *path, const unsigned char *in, size_t len, char *err,
                          size_t errlen)
 {
@@ -66,6 +70,7 @@ static char *raw_inflate(const char *path, const unsigned char *in, size_t len, 
     zs.next_in = (unsigned char *)in;
     zs.avail_in = (uInt)len;
     int zrc = Z_OK;
+    bool member_ended = false;
     while (out) {
         if (cap - used < 4096) {
             char *grown = realloc(out, cap * 2);
@@ -77,6 +82,10 @@ static char *raw_inflate(const char *path, const unsigned char *in, size_t len, 
             out = grown;
             cap *= 2;
         }
+        if (member_ended) { /* the grown buffer has room */
+            used += (size_t)sprintf(out + used, "\n" RAW_MEMBER_MARK "\n");
+            member_ended = false;
+        }
         zs.next_out = (unsigned char *)out + used;
         zs.avail_out = (uInt)(cap - used - 1);
         zrc = inflate(&zs, Z_NO_FLUSH);
@@ -85,6 +94,7 @@ static char *raw_inflate(const char *path, const unsigned char *in, size_t len, 
             if (zs.avail_in == 0)
                 break;
             inflateReset(&zs); /* the next benchmark's member */
+            member_ended = true;
         } else if (zrc != Z_OK) {
             break;
         }
@@ -109,6 +119,38 @@ static int raw_point_cmp(const void *x, const void *y)
     const mb_raw_point_t *a = x, *b = y;
     int c = strcmp(a->bench, b->bench);
     return c ? c : (a->point > b->point) - (a->point < b->point);
+}
+
+/* raw_point_cmp, then the member: a point read twice sorts in the order measured. */
+static int raw_point_member_cmp(const void *x, const void *y)
+{
+    const mb_raw_point_t *a = x, *b = y;
+    int c = raw_point_cmp(x, y);
+    return c ? c : (a->member > b->member) - (a->member < b->member);
+}
+
+/* Sorted by raw_point_member_cmp: keep only each benchmark's points from its last member,
+ * the measurement its record holds (a benchmark measured again replaces the record whole,
+ * so its earlier points, whichever they were, are not its record's). */
+static void raw_keep_last_members(mb_raw_data_t *d)
+{
+    size_t kept = 0;
+    for (size_t from = 0; from < d->npoints;) {
+        size_t to = from, last = 0;
+        for (; to < d->npoints && strcmp(d->points[to].bench, d->points[from].bench) == 0; to++)
+            last = d->points[to].member > last ? d->points[to].member : last;
+        for (size_t i = from; i < to; i++) {
+            if (d->points[i].member == last) {
+                d->points[kept++] = d->points[i];
+                continue;
+            }
+            d->rows -= d->points[i].n;
+            free(d->points[i].bench);
+            free(d->points[i].samples_ns);
+        }
+        from = to;
+    }
+    d->npoints = kept;
 }
 
 /* One line "bench,params,point,experiment,time_ns" (params maybe quoted) into its parts. */
@@ -145,10 +187,12 @@ static bool raw_parse_line(char *line, char **bench, size_t *point, double *t)
     return true;
 }
 
-static int raw_add(mb_raw_data_t *d, size_t *cap, const char *bench, size_t point, double t)
+static int raw_add(mb_raw_data_t *d, size_t *cap, const char *bench, size_t point,
+                   size_t member, double t)
 {
     mb_raw_point_t *last = d->npoints ? &d->points[d->npoints - 1] : NULL;
-    if (!last || last->point != point || strcmp(last->bench, bench) != 0) {
+    if (!last || last->point != point || last->member != member ||
+        strcmp(last->bench, bench) != 0) {
         if (d->npoints == *cap) {
             size_t grown_cap = *cap ? *cap * 2 : 256;
             mb_raw_point_t *grown = realloc(d->points, grown_cap * sizeof *grown);
@@ -158,7 +202,7 @@ static int raw_add(mb_raw_data_t *d, size_t *cap, const char *bench, size_t poin
             *cap = grown_cap;
         }
         last = &d->points[d->npoints++];
-        *last = (mb_raw_point_t){.bench = strdup(bench), .point = point};
+        *last = (mb_raw_point_t){.bench = strdup(bench), .point = point, .member = member};
         if (!last->bench)
             return -1;
     }
@@ -208,7 +252,7 @@ int mb_raw_read(const char *dir, const json_t *section, mb_raw_data_t *out, char
     if (!text)
         return -1;
     int rc = -1;
-    size_t cap = 0, lineno = 1;
+    size_t cap = 0, lineno = 1, member = 0;
     char *save = NULL, *line = strtok_r(text, "\n", &save);
     if (!line || strcmp(line, MB_RAW_HEADER) != 0) {
         snprintf(err, errlen, "%s:1: not mbsuite's raw samples (want the header %s)", out->path,
@@ -216,6 +260,10 @@ int mb_raw_read(const char *dir, const json_t *section, mb_raw_data_t *out, char
         goto out;
     }
     while ((line = strtok_r(NULL, "\n", &save))) {
+        if (strcmp(line, RAW_MEMBER_MARK) == 0) {
+            member++;
+            continue;
+        }
         lineno++;
         char *bench;
         size_t point;
@@ -224,12 +272,13 @@ int mb_raw_read(const char *dir, const json_t *section, mb_raw_data_t *out, char
             snprintf(err, errlen, "%s:%zu: malformed line (decompressed)", out->path, lineno);
             goto out;
         }
-        if (raw_add(out, &cap, bench, point, t) != 0) {
+        if (raw_add(out, &cap, bench, point, member, t) != 0) {
             snprintf(err, errlen, "%s: out of memory", out->path);
             goto out;
         }
     }
-    qsort(out->points, out->npoints, sizeof *out->points, raw_point_cmp);
+    qsort(out->points, out->npoints, sizeof *out->points, raw_point_member_cmp);
+    raw_keep_last_members(out);
     rc = 0;
 out:
     free(text);

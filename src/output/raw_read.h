@@ -14,16 +14,18 @@ typedef struct mb_raw_point {
     size_t point; /* index in the benchmark's "points" */
     double *samples_ns;
     size_t n;
+    size_t member; /* the gzip member (one per benchmark measured) it was read from, from 0 */
 } mb_raw_point_t;
 
 typedef struct mb_raw_data {
     mb_raw_point_t *points; /* sorted by benchmark, then point */
     size_t npoints;
-    size_t rows;
+    size_t rows; /* the samples kept */
     char path[4096]; /* the file read */
 } mb_raw_data_t;
 
-/* Read the raw samples of the run in dir, whose results.json has the "raw" section
+/* Read the raw samples of the run in dir, a benchmark measured again (the driver's drift
+ * re-measure: a later gzip member of the same name) by its last measurement alone, whose results.json has the "raw" section
  * `section` (an object with "file"; "writing" and "bytes" while unfinished). Returns 0,
  * 1 when the run kept none (no section, or "file": null; err says why), or -1 with err
  * naming the file (missing, not gzip, not mbsuite's columns, a malformed line). */

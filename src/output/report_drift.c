@@ -40,5 +40,23 @@ void mb_report_drift(FILE *f, const json_t *root)
                 "the node than the rest; it may not compose with the others\n",
                 mb_report_text_dash(mb_report_text_str(b, "name")), before, after, ratio);
     }
+    json_array_foreach(json_object_get(drift, "remeasured"), i, b)
+    {
+        double first_before = 0, first_after = 0, before = 0, after = 0;
+        mb_report_text_num(b, "first_before_ns", &first_before);
+        mb_report_text_num(b, "first_after_ns", &first_after);
+        mb_report_text_num(b, "before_ns", &before);
+        mb_report_text_num(b, "after_ns", &after);
+        fprintf(f,
+                "  %s: measured again at the run's end (its figures are the second "
+                "measurement's): %.0f and %.0f ns around the first, %.0f and %.0f around the "
+                "second\n",
+                mb_report_text_dash(mb_report_text_str(b, "name")), first_before, first_after,
+                before, after);
+    }
+    json_array_foreach(json_object_get(drift, "not_remeasured"), i, b)
+        fprintf(f, "  %s: not measured again: %s\n",
+                mb_report_text_dash(mb_report_text_str(b, "name")),
+                mb_report_text_dash(mb_report_text_str(b, "why")));
     json_decref(computed);
 }

@@ -3,6 +3,7 @@
 #include "report_html_warnings.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "html_escape.h"
 #include "record.h"
@@ -157,9 +158,20 @@ static void html_warning_drift(FILE *f, const json_t *root)
         double before = 0, after = 0;
         mb_report_text_num(b, "before_ns", &before);
         mb_report_text_num(b, "after_ns", &after);
+        const char *name = mb_report_text_dash(mb_report_text_str(b, "name")), *why = NULL;
+        const json_t *x;
+        size_t k;
+        json_array_foreach(json_object_get(drift, "not_remeasured"), k, x)
+            if (strcmp(mb_report_text_dash(mb_report_text_str(x, "name")), name) == 0)
+                why = mb_report_text_str(x, "why");
         fputs("<li><code>", f);
-        mb_html_escape(f, mb_report_text_dash(mb_report_text_str(b, "name")));
-        fprintf(f, "</code>: %.0f ns before, %.0f after</li>\n", before, after);
+        mb_html_escape(f, name);
+        fprintf(f, "</code>: %.0f ns before, %.0f after", before, after);
+        if (why) {
+            fputs("; not measured again: ", f);
+            mb_html_escape(f, why);
+        }
+        fputs("</li>\n", f);
     }
     fputs("</ul></details></li>\n", f);
 }

@@ -46,6 +46,12 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
  * Returns 0, or -1 with err (the files on disk keep their previous valid content). */
 int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
 
+/* Replace the record of the benchmark named as benchmark's "name" (reference stolen): a
+ * benchmark measured again (the driver's drift re-measure). The failed points are counted
+ * anew, and the files rewritten atomically. Returns 0, or -1 with err (no record of that
+ * name: benchmark freed). */
+int mb_results_replace_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
+
 /* The points that failed in the benchmarks added so far (results.json's "failed_points"). */
 size_t mb_results_failed_points(const mb_results_t *r);
 
@@ -68,7 +74,9 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
 /* The benchmark being measured, for mb_results_interrupt (rank 0; no-ops while no results
  * are open): live_begin with its record's header (copied), then for each point
  * live_point(its record as failed, reason to come: stolen; NULL) as it begins and
- * live_point(NULL, its finished record: copied) as it ends. mb_results_add_benchmark ends it. */
+ * live_point(NULL, its finished record: copied) as it ends. mb_results_add_benchmark (or
+ * _replace_benchmark) ends it. A benchmark measured again that is interrupted leaves its
+ * earlier record as it was: the interrupted one is not added beside it. */
 void mb_results_live_begin(const json_t *header);
 void mb_results_live_point(json_t *failed_record, const json_t *finished);
 

@@ -22,6 +22,7 @@
 #include "budget.h"
 #include "clock_sync.h"
 #include "config.h"
+#include "drift.h"
 #include "drift_probe.h"
 #include "fileutil.h"
 #include "measure.h"
@@ -416,6 +417,48 @@ static bool driver_by_process(const driver_plan_t *p, bool os_by_process)
     return os_by_process && !p->skip_reason && strcmp(p->bench->group, "os") == 0;
 }
 
+/* Whether plan entry p is probed for drift (drift_probe.h): only where ranks or cores talk;
+ * a harness or os figure stays on its core. */
+static bool driver_probed(const driver_plan_t *p, bool by_process)
+{
+    return !by_process && !p->skip_reason &&
+           (strcmp(p->bench->group, "mpi") == 0 || strcmp(p->bench->group, "shm") == 0);
+}
+
+/* The drift probe's reading around plan entry p (collective; NAN off rank 0). Test hook,
+ * MBSUITE_INJECT_DRIFT=NAME (read on rank 0): the readings around NAME's first measurement
+ * read 3 times what they were, as if the node had been in another state then, so that
+ * tests can see a flagged benchmark measured again (drift_remeasure). */
+static double driver_probe_ns(const mb_context_t *ctx, const driver_plan_t *p, bool again)
+{
+    double ns = mb_drift_probe_ns(ctx);
+    const char *inject = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
+    return inject && !again && strcmp(inject, p->bench->name) == 0 ? 3 * ns : ns;
+}
+
+/* Measure plan entry p (not skipped) and return its record on rank 0 (NULL elsewhere), with
+ * its node's noise and, where probed, the drift probe's readings just before and after it.
+ * again: a drift re-measure (driver_remeasure). */
+static json_t *driver_measure(mb_context_t *ctx, const driver_plan_t *p, bool by_process,
+                              const json_t *preflight, const char *progress, mb_raw_t *raw,
+                              bool again)
+{
+    /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
+    json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
+    if (ctx->rank == 0)
+        mb_results_live_extra("node_noise", noise);
+    bool probed = driver_probed(p, by_process);
+    double before_ns = probed ? driver_probe_ns(ctx, p, again) : NAN;
+    json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw);
+    double after_ns = probed ? driver_probe_ns(ctx, p, again) : NAN;
+    if (noise)
+        json_object_set_new(result, "node_noise", noise);
+    if (ctx->rank == 0 && isfinite(before_ns) && isfinite(after_ns))
+        json_object_set_new(result, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", before_ns, "after_ns", after_ns));
+    return result;
+}
+
 /* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
  * record is complete; writing the files counts in the "benchmarks" phase only. The phase
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
@@ -472,26 +515,10 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                 mb_progress_bench_skipped(i, plan[i].bench->name, plan[i].skip_reason);
             result = ctx->rank == 0 ? mb_measure_skipped_json(plan[i].bench, plan[i].skip_reason) : NULL;
         } else {
-            /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
-            json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
-            if (ctx->rank == 0) {
+            if (ctx->rank == 0)
                 driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
-                mb_results_live_extra("node_noise", noise);
-            }
-            /* Only where ranks or cores talk: a harness or os figure stays on its core. */
-            bool probed = !by_process && (strcmp(plan[i].bench->group, "mpi") == 0 ||
-                                          strcmp(plan[i].bench->group, "shm") == 0);
-            double probe_before_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
-            result = mb_measure_bench(plan[i].bench, ctx, plan[i].points, plan[i].npoints, progress,
-                                      raw);
-            double probe_after_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
+            result = driver_measure(ctx, &plan[i], by_process, preflight, progress, raw, false);
             mb_sysinfo_set_memory_span_cap(span_cap);
-            if (noise)
-                json_object_set_new(result, "node_noise", noise);
-            if (ctx->rank == 0 && isfinite(probe_before_ns) && isfinite(probe_after_ns))
-                json_object_set_new(result, "drift_probe",
-                                    json_pack("{s:f, s:f}", "before_ns", probe_before_ns,
-                                              "after_ns", probe_after_ns));
         }
         ctx->node_process = NULL;
         *mark_s = mb_timings_lap(timings, "benchmarks", *mark_s);
@@ -527,6 +554,220 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
     }
     mb_progress_finish();
     free(est);
+    return failed ? -1 : 0;
+}
+
+/* How long the drift re-measure waits at most for the probe to read the usual state again
+ * before it gives up, and its nap between probes: the VMs' states lasted 16-30 s at a time
+ * (drift_probe.h), and a run's slack under its budget is some tens of seconds. */
+#define DRIVER_REMEASURE_WAIT_S 10.0
+#define DRIVER_REMEASURE_NAP_NS 500000000L
+
+/* Rank 0: note on the record of benchmark name that it was not measured again, and why. */
+static int driver_note_not_remeasured(mb_results_t *results, const char *name, const char *why)
+{
+    char err[512];
+    const json_t *b;
+    size_t i;
+    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, b)
+    {
+        if (strcmp(json_string_value(json_object_get(b, "name")), name) != 0)
+            continue;
+        json_t *noted = json_deep_copy(b);
+        json_object_set_new(noted, "drift_remeasure", mb_drift_not_remeasured_json(why));
+        if (mb_results_replace_benchmark(results, noted, err, sizeof err) != 0) {
+            mb_progress_note("mbsuite: error: %s", err);
+            return -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Collective: probe until the reading is back within the flag ratio of median_ns (rank 0's),
+ * napping between tries, for DRIVER_REMEASURE_WAIT_S at most and, with a budget, while
+ * need_s still fits before end_s. Returns whether it came back; *ns: the last reading
+ * (rank 0), *waited_s: how long it waited. */
+static bool driver_wait_usual_state(const mb_context_t *ctx, double median_ns, double end_s,
+                                    double need_s, double *ns, double *waited_s)
+{
+    double start_s = mb_clock_elapsed_s();
+    for (;;) {
+        *ns = mb_drift_probe_ns(ctx);
+        double now_s = mb_clock_elapsed_s(), nap_s = DRIVER_REMEASURE_NAP_NS / 1e9;
+        *waited_s = now_s - start_s;
+        int state = 0; /* 0: back, 1: nap and try again, 2: give up */
+        if (ctx->rank == 0 && mb_drift_off(*ns, median_ns))
+            state = *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S ||
+                            (end_s > 0 && now_s + nap_s + need_s > end_s)
+                        ? 2
+                        : 1;
+        MB_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, ctx->comm));
+        if (state != 1)
+            return state == 0;
+        if (ctx->rank == 0)
+            nanosleep(&(struct timespec){.tv_nsec = DRIVER_REMEASURE_NAP_NS}, NULL);
+        mb_mpi_wait_quietly(ctx->comm);
+    }
+}
+
+/* Rank 0: the plan entries to measure again (their indices into which, their working-set
+ * caps into caps; returns how many) and the run's median probe reading; the flagged ones
+ * the time left does not cover are noted so on their records. -1 on a write error. */
+static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_results_t *results,
+                                   double end_s, int *which, unsigned long long *caps,
+                                   double *median_ns)
+{
+    const json_t *root = mb_results_json(results), *f;
+    json_t *summary = mb_drift_summary(root, "", NULL);
+    double left_s = end_s > 0 ? end_s - mb_clock_elapsed_s() - DRIVER_REMEASURE_WAIT_S : -1;
+    json_t *names = mb_drift_remeasure_names(summary, root, left_s);
+    int n = 0, rc = 0;
+    size_t i, k;
+    *median_ns = json_number_value(json_object_get(summary, "median_ns"));
+    json_array_foreach(json_object_get(summary, "flagged"), i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        bool chosen = false;
+        for (k = 0; k < json_array_size(names); k++)
+            chosen = chosen || strcmp(json_string_value(json_array_get(names, k)), name) == 0;
+        for (k = 0; chosen && k < nplan && strcmp(plan[k].bench->name, name) != 0; k++)
+            ;
+        if (!chosen || k == nplan) {
+            if (driver_note_not_remeasured(results, name,
+                                           "the time budget left no room to measure it again") != 0)
+                rc = -1;
+            continue;
+        }
+        const json_t *b, *cap;
+        size_t j;
+        caps[n] = 0;
+        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
+            if (strcmp(json_string_value(json_object_get(b, "name")), name) == 0 &&
+                (cap = json_object_get(b, "memory_span_cap_bytes")))
+                caps[n] = (unsigned long long)json_integer_value(cap);
+        which[n++] = (int)k;
+    }
+    json_decref(names);
+    json_decref(summary);
+    return rc < 0 ? -1 : n;
+}
+
+/* The drift re-measure ([run] drift_remeasure; README, "Drift probe"): once every benchmark
+ * is measured, each mpi or shm benchmark whose probe readings were off the run's median
+ * (drift.h) is measured once more, in the order measured, when the probe reads the usual
+ * state again (waiting DRIVER_REMEASURE_WAIT_S at most), within the time budget; its record
+ * is replaced and keeps its first readings (drift_remeasure), and raw.csv.gz gets its
+ * samples again (a reader keeps the last: raw_read.h). A flagged benchmark not measured
+ * again says why. Collective. Returns 0, or -1 on a write error (rank 0's, shared). */
+static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
+                            const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
+                            double budget_s, double began_s, const mb_timings_t *timings)
+{
+    if (!ctx->config->run_drift_remeasure || !mb_drift_probe_pair(ctx))
+        return 0;
+    double end_s = budget_s > 0 ? began_s + budget_s * (1 - MB_BUDGET_RESERVE) : 0;
+    double median_ns = 0;
+    int n = 0, failed = 0;
+    int *which = calloc(nplan ? nplan : 1, sizeof *which);
+    unsigned long long *caps = calloc(nplan ? nplan : 1, sizeof *caps);
+    if (!which || !caps)
+        mb_mpi_fail("calloc in driver_remeasure", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    if (ctx->rank == 0) {
+        n = driver_remeasure_choose(plan, nplan, results, end_s, which, caps, &median_ns);
+        failed = n < 0;
+    }
+    if (!driver_root_ok(ctx->comm, !failed))
+        goto out;
+    /* Rank 0's clock decides, as for the budget's shares. */
+    MB_MPI_CHECK(MPI_Bcast(&end_s, 1, MPI_DOUBLE, 0, ctx->comm));
+    MB_MPI_CHECK(MPI_Bcast(&n, 1, MPI_INT, 0, ctx->comm));
+    MB_MPI_CHECK(MPI_Bcast(which, n, MPI_INT, 0, ctx->comm));
+    MB_MPI_CHECK(MPI_Bcast(caps, n, MPI_UNSIGNED_LONG_LONG, 0, ctx->comm));
+    uint64_t span_cap = mb_sysinfo_memory_span_cap();
+    if (ctx->rank == 0 && n > 0) {
+        char why[256];
+        mb_progress_start(stderr, mb_progress_mode_detect(why, sizeof why), (size_t)n, began_s,
+                          NULL);
+    }
+    for (int k = 0; k < n; k++) {
+        const driver_plan_t *p = &plan[which[k]];
+        double ns = 0, waited_s = 0, need_s = 0;
+        char err[512], progress[32];
+        json_t *first = NULL;
+        if (ctx->rank == 0) {
+            const json_t *b;
+            size_t j;
+            json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j, b)
+                if (strcmp(json_string_value(json_object_get(b, "name")), p->bench->name) == 0)
+                    first = json_deep_copy(b);
+            need_s = json_number_value(json_object_get(first, "wall_s"));
+        }
+        if (!driver_wait_usual_state(ctx, median_ns, end_s, need_s, &ns, &waited_s)) {
+            if (ctx->rank == 0) {
+                char why[256];
+                snprintf(why, sizeof why,
+                         "the probe still read %.0f ns after %.1f s, off the run's median %.0f ns",
+                         ns, waited_s, median_ns);
+                mb_progress_note("mbsuite: %s and %d more not measured again: %s", p->bench->name,
+                                 n - k - 1, why);
+                for (int rest = k; rest < n && !failed; rest++)
+                    failed = driver_note_not_remeasured(results, plan[which[rest]].bench->name,
+                                                        why) != 0;
+            }
+            json_decref(first);
+            failed = !driver_root_ok(ctx->comm, !failed);
+            break;
+        }
+        double again_began_s = mb_clock_elapsed_s();
+        ctx->budget_deadline_s = end_s;
+        ctx->budget_coarse_first = false; /* its first measurement fitted its share */
+        if (caps[k] > 0)
+            mb_sysinfo_set_memory_span_cap(caps[k]);
+        if (ctx->rank == 0) {
+            double was_ns = 0;
+            mb_drift_record_ns(first, &was_ns);
+            mb_progress_note("mbsuite: measuring %s again: the drift probe read %.0f ns around it, "
+                             "the run's median %.0f ns; now %.0f ns",
+                             p->bench->name, was_ns, median_ns, ns);
+            mb_progress_bench_begin(&(mb_progress_bench_t){.index = (size_t)k,
+                                                           .name = p->bench->name,
+                                                           .npoints = p->npoints,
+                                                           .own_s = -1,
+                                                           .rest_s = -1});
+        }
+        snprintf(progress, sizeof progress, "[again %d/%d]", k + 1, n);
+        json_t *result = driver_measure(ctx, p, false, preflight, progress, raw, true);
+        mb_sysinfo_set_memory_span_cap(span_cap);
+        ctx->budget_deadline_s = 0;
+        if (ctx->rank == 0) {
+            double wall_s = mb_clock_elapsed_s() - again_began_s;
+            json_object_set_new(result, "drift_remeasure", mb_drift_remeasured_json(first, ns));
+            if (caps[k] > 0)
+                json_object_set_new(result, "memory_span_cap_bytes", json_integer((json_int_t)caps[k]));
+            if (end_s > 0)
+                json_object_set_new(result, "budget_share_s", json_real(end_s - again_began_s));
+            json_object_set_new(result, "wall_s", json_real(wall_s));
+            driver_record_timings(timings, results, false);
+            if (raw && driver_raw_commit(raw, results) != 0)
+                failed = 1;
+            if (mb_results_replace_benchmark(results, result, err, sizeof err) != 0) {
+                mb_progress_note("mbsuite: error: %s", err);
+                failed = 1;
+            }
+            mb_progress_bench_end(wall_s);
+        }
+        json_decref(first);
+        if (!driver_root_ok(ctx->comm, !failed)) {
+            failed = 1;
+            break;
+        }
+    }
+    if (ctx->rank == 0)
+        mb_progress_finish();
+out:
+    free(which);
+    free(caps);
     return failed ? -1 : 0;
 }
 
@@ -737,6 +978,9 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     }
     if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, node_reply, os_by_process,
                         results, raw, budget_s, began_s, timings, &mark_s) != 0)
+        goto done;
+    if (driver_remeasure(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s,
+                         timings) != 0)
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {

@@ -106,7 +106,7 @@ static void fuzz_raw_of(const json_t *root, mb_raw_data_t *d)
             if (!s)
                 abort();
             fuzz_samples(pt, s);
-            d->points[d->npoints++] = (mb_raw_point_t){(char *)name, k, s, FUZZ_SAMPLES};
+            d->points[d->npoints++] = (mb_raw_point_t){(char *)name, k, s, FUZZ_SAMPLES, 0};
             d->rows += FUZZ_SAMPLES;
         }
     }

@@ -472,6 +472,84 @@ static int check_drift_probe(mb_check_t *c, const json_t *b, size_t *probed)
     return 0;
 }
 
+/* A benchmark's drift re-measure note (driver_remeasure), where it has one: measured again,
+ * with its first measurement's readings and the reading that let it, the record then
+ * probed itself; or not, with why. */
+static int check_drift_remeasure(mb_check_t *c, const json_t *b)
+{
+    const json_t *note = json_object_get(b, "drift_remeasure");
+    if (!note)
+        return 0;
+    size_t old = mb_check_push_key(c, "drift_remeasure");
+    if (!json_is_object(note))
+        return mb_check_fail(c, "expected object, got %s", mb_check_type_name(note));
+    const json_t *again = mb_check_get(c, note, "measured_again", MB_CHECK_BOOL);
+    if (!again)
+        return -1;
+    if (!json_is_true(again)) {
+        if (mb_check_string(c, note, "why", false, false, NULL) != 0)
+            return -1;
+    } else if (mb_check_number(c, note, "first_before_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+               mb_check_number(c, note, "first_after_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+               mb_check_number(c, note, "probe_ns", MB_CHECK_POSITIVE, NULL) != 0) {
+        return -1;
+    } else if (!json_object_get(b, "drift_probe")) {
+        return mb_check_fail(c, "measured again, but the record has no \"drift_probe\"");
+    }
+    mb_check_pop(c, old);
+    return 0;
+}
+
+/* The benchmark named name among benchmarks whose record has key, or NULL. */
+static const json_t *check_named_with(const json_t *benchmarks, const char *name, const char *key)
+{
+    const json_t *x;
+    size_t j;
+    json_array_foreach(benchmarks, j, x)
+    {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        if (n && strcmp(n, name) == 0 && json_object_get(x, key))
+            return x;
+    }
+    return NULL;
+}
+
+/* "drift"'s "remeasured" and "not_remeasured" (optional): each a benchmark whose record
+ * says the same in its "drift_remeasure". */
+static int check_drift_remeasure_lists(mb_check_t *c, const json_t *drift,
+                                       const json_t *benchmarks)
+{
+    static const char *const keys[] = {"remeasured", "not_remeasured"};
+    for (int k = 0; k < 2; k++) {
+        const json_t *list = json_object_get(drift, keys[k]), *e;
+        if (!list)
+            continue;
+        size_t old = mb_check_push_key(c, keys[k]), i;
+        if (!json_is_array(list))
+            return mb_check_fail(c, "expected array, got %s", mb_check_type_name(list));
+        json_array_foreach(list, i, e)
+        {
+            size_t at = mb_check_push_index(c, i);
+            const char *name = NULL;
+            if (!json_is_object(e))
+                return mb_check_fail(c, "expected object, got %s", mb_check_type_name(e));
+            if (mb_check_string(c, e, "name", false, false, &name) != 0 ||
+                (k == 0 ? mb_check_number(c, e, "first_before_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+                              mb_check_number(c, e, "first_after_ns", MB_CHECK_POSITIVE, NULL) != 0
+                        : mb_check_string(c, e, "why", false, false, NULL) != 0))
+                return -1;
+            const json_t *b = check_named_with(benchmarks, name, "drift_remeasure");
+            if (!b || json_is_true(json_object_get(json_object_get(b, "drift_remeasure"),
+                                                   "measured_again")) != (k == 0))
+                return mb_check_fail(c, "\"%s\" has no record that says it was %s", name,
+                                     k == 0 ? "measured again" : "not measured again");
+            mb_check_pop(c, at);
+        }
+        mb_check_pop(c, old);
+    }
+    return 0;
+}
+
 /* "drift" (drift.h): two readings per probed benchmark, a positive median, and every
  * flagged name a probed benchmark's. */
 static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchmarks, size_t probed)
@@ -511,20 +589,12 @@ static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchma
         if (mb_check_string(c, f, "name", false, false, &name) != 0 ||
             mb_check_number(c, f, "ratio", MB_CHECK_POSITIVE, NULL) != 0)
             return -1;
-        const json_t *b = NULL, *x;
-        size_t j;
-        json_array_foreach(benchmarks, j, x)
-        {
-            const char *n = json_string_value(json_object_get(x, "name"));
-            if (n && strcmp(n, name) == 0 && json_object_get(x, "drift_probe"))
-                b = x;
-        }
-        if (!b)
+        if (!check_named_with(benchmarks, name, "drift_probe"))
             return mb_check_fail(c, "\"%s\" is no probed benchmark", name);
         mb_check_pop(c, k);
     }
     mb_check_pop(c, old);
-    return 0;
+    return check_drift_remeasure_lists(c, drift, benchmarks);
 }
 
 static int check_expected(mb_check_t *c, const json_t *benchmarks, const char *want)
@@ -613,7 +683,7 @@ int mb_results_check(const json_t *root, const mb_results_check_opts_t *opts,
         if (!json_is_object(b))
             return mb_check_fail(&c, "expected object, got %s", mb_check_type_name(b));
         if (mb_record_check(&c, b, &npoints, &nfailed) != 0 ||
-            check_drift_probe(&c, b, &probed) != 0)
+            check_drift_probe(&c, b, &probed) != 0 || check_drift_remeasure(&c, b) != 0)
             return -1;
         /* Every figure measured after a pre-flight carries its node's noise. */
         if (pre && json_is_null(json_object_get(b, "skipped")) &&
