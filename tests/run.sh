@@ -421,7 +421,7 @@ expect "injected failure: points.csv has its row, the reason and no figures" 0 \
 # --- drift re-measure: a benchmark the probe read in another state is measured again ---
 # MBSUITE_INJECT_DRIFT makes the probe read 3x around mpi.sendrecv's first measurement. At
 # the run's end it is measured again once the probe reads the run's median again; should
-# the VM itself sit in its other state then for 10 s, the record says it was not, and why.
+# the VM itself sit in its other state then for 30 s, the record says it was not, and why.
 DRI="$TMP/drift-again"
 expect "drift re-measure: the flagged benchmark is measured again at the run's end, or said not to be" 0 \
     'mbsuite: (measuring mpi\.sendrecv again: the drift probe read [0-9]+ ns around it|mpi\.sendrecv and [0-9]+ more not measured again: the probe still read)' -- \

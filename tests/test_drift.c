@@ -33,8 +33,10 @@ static json_t *bench(const char *name)
 }
 
 /* Readings 100 110 | 120 105 | 300 310 | 100 200, one benchmark unprobed: the median of the
- * eight is (110 + 120) / 2 = 115; 1.3x is 149.5, 1/1.3 of it 88.5. A benchmark is flagged by
- * the mean of its two readings: c's 305, e's 150 (one reading off by 1.74x); not a and b. */
+ * eight is (110 + 120) / 2 = 115. Sorted, their widest gap is 120 to 200 (1.67x, over 1.3):
+ * the usual state is the larger group's, 100 100 105 110 120, median 105; 1.3x is 136.5,
+ * 1/1.3 of it 80.8. A benchmark is flagged by the mean of its two readings: c's 305, e's 150
+ * (one reading off by 1.9x); not a and b. */
 static json_t *doc(void)
 {
     json_t *benches = json_array();
@@ -65,19 +67,21 @@ static void test_summary(void **state)
     assert_string_equal(json_string_value(json_object_get(s, "method")), "method text");
     assert_string_equal(json_string_value(json_object_get(s, "pair")), "intra");
     assert_true(fabs(json_number_value(json_object_get(s, "median_ns")) - 115) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(s, "usual_ns")) - 105) < 1e-9);
     assert_int_equal(json_integer_value(json_object_get(s, "probes")), 8);
     const json_t *flagged = json_object_get(s, "flagged");
-    /* c and e over 149.5; a and b within */
+    /* c and e over 136.5; a and b within */
     assert_int_equal(json_array_size(flagged), 2);
     const json_t *c = json_array_get(flagged, 0), *e = json_array_get(flagged, 1);
     assert_string_equal(json_string_value(json_object_get(c, "name")), "c");
-    assert_true(fabs(json_number_value(json_object_get(c, "ratio")) - 305.0 / 115) < 1e-9);
+    assert_true(fabs(json_number_value(json_object_get(c, "ratio")) - 305.0 / 105) < 1e-9);
     assert_string_equal(json_string_value(json_object_get(e, "name")), "e");
     assert_true(fabs(json_number_value(json_object_get(e, "after_ns")) - 200) < 1e-9);
     json_decref(s);
 
-    /* under 1/1.3 of the median is flagged as well: with d's 60 and 70 the median of the
-     * ten is (105 + 110) / 2 = 107.5, 1/1.3 of it 82.7, d's mean 65 */
+    /* under 1/1.3 of the usual state is flagged as well: with d's 60 and 70 the widest gap
+     * is still 120 to 200, the larger group 60 70 100 100 105 110 120, its median 100, 1/1.3
+     * of it 76.9, d's mean 65 */
     probe(json_array_get(json_object_get(root, "benchmarks"), 3), 60, 70);
     s = mb_drift_summary(root, "m", NULL);
     assert_int_equal(json_array_size(json_object_get(s, "flagged")), 3);
@@ -161,6 +165,36 @@ static void test_remeasure_names(void **state)
     assert_false(mb_drift_off(77, 100));
 }
 
+/* The usual state's reading on sorted readings with known answers. */
+static void test_usual(void **state)
+{
+    (void)state;
+    const struct {
+        double v[8];
+        size_t n;
+        double want;
+    } cases[] = {
+        /* one state, no gap over 1.3x: the median of all */
+        {{117, 120, 125, 130, 140, 150}, 6, 127.5},
+        /* two states, the slow one larger (a run that went slow early) */
+        {{120, 130, 340, 350, 360, 370, 380}, 7, 360},
+        /* the fast one larger */
+        {{118, 120, 125, 130, 140, 350, 360}, 7, 125},
+        /* as many of each: the lower */
+        {{120, 130, 140, 350, 360, 370}, 6, 130},
+        /* one reading far off: the rest's median */
+        {{120, 121, 122, 123, 124, 1500}, 6, 122},
+        /* a single reading */
+        {{200}, 1, 200},
+        /* a spread of small steps (a crowded node): the median of all */
+        {{300, 380, 480, 600, 760, 950, 1200, 1500}, 8, 680},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (fabs(mb_drift_usual_ns(cases[i].v, cases[i].n) - cases[i].want) > 1e-9)
+            fail_msg("case %zu: %g, want %g", i, mb_drift_usual_ns(cases[i].v, cases[i].n),
+                     cases[i].want);
+}
+
 /* What a report function wrote for root, as a new string. */
 static char *render(void (*fn)(FILE *, const json_t *), const json_t *root)
 {
@@ -180,11 +214,13 @@ static void test_report(void **state)
     char *text = render(mb_report_drift, root);
     assert_non_null(strstr(text, "drift: a 0-byte pingpong between world rank 0 and another "
                                  "rank, before and after each benchmark: "));
-    assert_non_null(strstr(text, "median 115 ns over 8 readings; 2 benchmark(s) whose two "
-                                 "readings averaged over 1.3x that, or under 1/1.3 of it\n"));
-    assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.65x): measured in another "
+    assert_non_null(strstr(text, "median 115 ns over 8 readings; they fall into two groups, the "
+                                 "node's two states, and the larger group's median, 105 ns, is "
+                                 "the node's usual state; 2 benchmark(s) whose two readings "
+                                 "averaged over 1.3x the usual, or under 1/1.3 of it\n"));
+    assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.90x): measured in another "
                                  "state"));
-    assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.30x)"));
+    assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.43x)"));
     assert_null(strstr(text, "  a: "));
     free(text);
 
@@ -259,6 +295,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_usual),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_remeasure_names),
         cmocka_unit_test(test_pattern_ratio),

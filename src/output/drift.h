@@ -5,6 +5,7 @@
 #define MB_DRIFT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <jansson.h>
 
@@ -14,20 +15,30 @@
  * state strayed to 1.31x (README, "How it measures"). */
 #define MB_DRIFT_FLAG_RATIO 1.3
 
-/* Whether a reading of ns is off the run's median probe reading median_ns by more than
+/* Whether a reading of ns is off usual_ns (mb_drift_usual_ns) by more than
  * MB_DRIFT_FLAG_RATIO either way. */
-bool mb_drift_off(double ns, double median_ns);
+bool mb_drift_off(double ns, double usual_ns);
+
+/* The reading of the node's usual state over a run's n > 0 readings, sorted ascending: where
+ * their widest gap (as a ratio) is over MB_DRIFT_FLAG_RATIO, they fall into two groups, the
+ * node's two states, and it is the median of the group with more readings (of two of one
+ * size, the lower); else the median of all. A run split about evenly between the VMs' two
+ * states has a median between them, near no reading: one default run read 125-150 ns for
+ * 6 benchmarks, 341-387 ns for 22 and 123-141 ns for 16, and its median, 251 ns, flagged 42
+ * of 44 benchmarks. */
+double mb_drift_usual_ns(const double *sorted, size_t n);
 
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
 /* results.json's "drift" section for the document root: the method and the pair probed
- * ("intra" or "inter"; NULL: not said), the run's median probe reading, the ratio, each
- * benchmark whose two readings' mean was off the median by more than the ratio, with its
- * readings ("flagged"), and where the run measured flagged benchmarks again at its end
- * (records with "drift_remeasure"), those measured again with their first readings
- * ("remeasured") and those not, with why ("not_remeasured"). NULL when no benchmark was
- * probed (the run had no pair). New reference. */
+ * ("intra" or "inter"; NULL: not said), the run's median probe reading, its usual state's
+ * (mb_drift_usual_ns), the ratio, each benchmark whose two readings' mean was off the usual
+ * state's reading by more than the ratio, with its readings ("flagged"), and where the run
+ * measured flagged benchmarks again at its end (records with "drift_remeasure"), those
+ * measured again with their first readings ("remeasured") and those not, with why
+ * ("not_remeasured"). NULL when no benchmark was probed (the run had no pair). New
+ * reference. */
 json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair);
 
 /* Of summary's flagged benchmarks (mb_drift_summary of root), the names of those to measure

@@ -12,22 +12,33 @@ void mb_report_drift(FILE *f, const json_t *root)
     json_t *computed = NULL;
     if (!json_is_object(drift))
         drift = computed = mb_drift_summary(root, "", NULL);
-    double median, probes;
+    double median, probes, usual;
     if (!drift || !mb_report_text_num(drift, "median_ns", &median) ||
         !mb_report_text_num(drift, "probes", &probes)) {
         json_decref(computed);
         return;
     }
+    if (!mb_report_text_num(drift, "usual_ns", &usual)) /* written before usual_ns */
+        usual = median;
     const json_t *flagged = json_object_get(drift, "flagged"), *b;
     const char *pair = mb_report_text_str(drift, "pair");
     fprintf(f,
             "\ndrift: a 0-byte pingpong between world rank 0 and %s, before and after each "
-            "benchmark: median %.0f ns over %.0f readings; %zu "
-            "benchmark(s) whose two readings averaged over %.2gx that, or under 1/%.2g of it\n",
+            "benchmark: median %.0f ns over %.0f readings",
             !pair                        ? "another rank"
             : strcmp(pair, "inter") == 0 ? "the first rank of node 1"
                                          : "the next rank of its node",
-            median, probes, json_array_size(flagged), MB_DRIFT_FLAG_RATIO, MB_DRIFT_FLAG_RATIO);
+            median, probes);
+    if (usual != median)
+        fprintf(f,
+                "; they fall into two groups, the node's two states, and the larger group's "
+                "median, %.0f ns, is the node's usual state",
+                usual);
+    fprintf(f,
+            "; %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
+            "it\n",
+            json_array_size(flagged), MB_DRIFT_FLAG_RATIO, usual != median ? "the usual" : "that",
+            MB_DRIFT_FLAG_RATIO);
     size_t i;
     json_array_foreach(flagged, i, b)
     {

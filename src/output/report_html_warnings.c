@@ -142,15 +142,16 @@ static void html_warning_drift(FILE *f, const json_t *root)
 {
     const json_t *drift = json_object_get(root, "drift"), *b;
     const json_t *flagged = json_object_get(drift, "flagged");
-    double median;
-    if (json_array_size(flagged) == 0 || !mb_report_text_num(drift, "median_ns", &median))
+    double usual; /* a run written before usual_ns: its median */
+    if (json_array_size(flagged) == 0 || (!mb_report_text_num(drift, "usual_ns", &usual) &&
+                                          !mb_report_text_num(drift, "median_ns", &usual)))
         return;
     fprintf(f,
             "<li><span class=\"badge warn\">%zu</span>benchmark%s measured while the drift "
             "probe (a 0-byte pingpong between rank 0 and another rank) read far from "
-            "the run's median of %.0f ns: the node was in another state then, and %s figures "
+            "the run's usual %.0f ns: the node was in another state then, and %s figures "
             "may not compose with the others'<details><summary>the benchmarks</summary><ul>\n",
-            json_array_size(flagged), json_array_size(flagged) == 1 ? "" : "s", median,
+            json_array_size(flagged), json_array_size(flagged) == 1 ? "" : "s", usual,
             json_array_size(flagged) == 1 ? "its" : "their");
     size_t i;
     json_array_foreach(flagged, i, b)

@@ -558,9 +558,10 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
 }
 
 /* How long the drift re-measure waits at most for the probe to read the usual state again
- * before it gives up, and its nap between probes: the VMs' states lasted 16-30 s at a time
- * (drift_probe.h), and a run's slack under its budget is some tens of seconds. */
-#define DRIVER_REMEASURE_WAIT_S 10.0
+ * before it gives up (and less where the budget ends sooner), and its nap between probes:
+ * the VMs' states lasted 16-30 s at a time (drift_probe.h); with 10 s, two of four default
+ * runs gave up while the node sat in the other state. */
+#define DRIVER_REMEASURE_WAIT_S 30.0
 #define DRIVER_REMEASURE_NAP_NS 500000000L
 
 /* Rank 0: note on the record of benchmark name that it was not measured again, and why. */
@@ -584,11 +585,12 @@ static int driver_note_not_remeasured(mb_results_t *results, const char *name, c
     return 0;
 }
 
-/* Collective: probe until the reading is back within the flag ratio of median_ns (rank 0's),
+/* Collective: probe until the reading is back within the flag ratio of usual_ns (rank 0's:
+ * the run's usual state, drift.h),
  * napping between tries, for DRIVER_REMEASURE_WAIT_S at most and, with a budget, while
  * need_s still fits before end_s. Returns whether it came back; *ns: the last reading
  * (rank 0), *waited_s: how long it waited. */
-static bool driver_wait_usual_state(const mb_context_t *ctx, double median_ns, double end_s,
+static bool driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
                                     double need_s, double *ns, double *waited_s)
 {
     double start_s = mb_clock_elapsed_s();
@@ -597,7 +599,7 @@ static bool driver_wait_usual_state(const mb_context_t *ctx, double median_ns, d
         double now_s = mb_clock_elapsed_s(), nap_s = DRIVER_REMEASURE_NAP_NS / 1e9;
         *waited_s = now_s - start_s;
         int state = 0; /* 0: back, 1: nap and try again, 2: give up */
-        if (ctx->rank == 0 && mb_drift_off(*ns, median_ns))
+        if (ctx->rank == 0 && mb_drift_off(*ns, usual_ns))
             state = *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S ||
                             (end_s > 0 && now_s + nap_s + need_s > end_s)
                         ? 2
@@ -612,19 +614,19 @@ static bool driver_wait_usual_state(const mb_context_t *ctx, double median_ns, d
 }
 
 /* Rank 0: the plan entries to measure again (their indices into which, their working-set
- * caps into caps; returns how many) and the run's median probe reading; the flagged ones
- * the time left does not cover are noted so on their records. -1 on a write error. */
+ * caps into caps; returns how many) and the probe's reading in the run's usual state; the flagged
+ * ones the time left does not cover are noted so on their records. -1 on a write error. */
 static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_results_t *results,
                                    double end_s, int *which, unsigned long long *caps,
-                                   double *median_ns)
+                                   double *usual_ns)
 {
     const json_t *root = mb_results_json(results), *f;
     json_t *summary = mb_drift_summary(root, "", NULL);
-    double left_s = end_s > 0 ? end_s - mb_clock_elapsed_s() - DRIVER_REMEASURE_WAIT_S : -1;
+    double left_s = end_s > 0 ? end_s - mb_clock_elapsed_s() : -1;
     json_t *names = mb_drift_remeasure_names(summary, root, left_s);
     int n = 0, rc = 0;
     size_t i, k;
-    *median_ns = json_number_value(json_object_get(summary, "median_ns"));
+    *usual_ns = json_number_value(json_object_get(summary, "usual_ns"));
     json_array_foreach(json_object_get(summary, "flagged"), i, f)
     {
         const char *name = json_string_value(json_object_get(f, "name"));
@@ -654,9 +656,10 @@ static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_r
 }
 
 /* The drift re-measure ([run] drift_remeasure; README, "Drift probe"): once every benchmark
- * is measured, each mpi or shm benchmark whose probe readings were off the run's median
- * (drift.h) is measured once more, in the order measured, when the probe reads the usual
- * state again (waiting DRIVER_REMEASURE_WAIT_S at most), within the time budget; its record
+ * is measured, each mpi or shm benchmark whose probe readings were off the run's usual
+ * state (drift.h) is measured once more, in the order measured, when the probe reads the usual
+ * state again (waiting DRIVER_REMEASURE_WAIT_S at most, and only while the budget still
+ * holds the benchmark's first wall time), within the time budget; its record
  * is replaced and keeps its first readings (drift_remeasure), and raw.csv.gz gets its
  * samples again (a reader keeps the last: raw_read.h). A flagged benchmark not measured
  * again says why. Collective. Returns 0, or -1 on a write error (rank 0's, shared). */
@@ -667,14 +670,14 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
     if (!ctx->config->run_drift_remeasure || !mb_drift_probe_pair(ctx))
         return 0;
     double end_s = budget_s > 0 ? began_s + budget_s * (1 - MB_BUDGET_RESERVE) : 0;
-    double median_ns = 0;
+    double usual_ns = 0;
     int n = 0, failed = 0;
     int *which = calloc(nplan ? nplan : 1, sizeof *which);
     unsigned long long *caps = calloc(nplan ? nplan : 1, sizeof *caps);
     if (!which || !caps)
         mb_mpi_fail("calloc in driver_remeasure", MPI_ERR_NO_MEM, __FILE__, __LINE__);
     if (ctx->rank == 0) {
-        n = driver_remeasure_choose(plan, nplan, results, end_s, which, caps, &median_ns);
+        n = driver_remeasure_choose(plan, nplan, results, end_s, which, caps, &usual_ns);
         failed = n < 0;
     }
     if (!driver_root_ok(ctx->comm, !failed))
@@ -703,12 +706,13 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
                     first = json_deep_copy(b);
             need_s = json_number_value(json_object_get(first, "wall_s"));
         }
-        if (!driver_wait_usual_state(ctx, median_ns, end_s, need_s, &ns, &waited_s)) {
+        if (!driver_wait_usual_state(ctx, usual_ns, end_s, need_s, &ns, &waited_s)) {
             if (ctx->rank == 0) {
                 char why[256];
                 snprintf(why, sizeof why,
-                         "the probe still read %.0f ns after %.1f s, off the run's median %.0f ns",
-                         ns, waited_s, median_ns);
+                         "the probe still read %.0f ns after %.1f s, off the %.0f ns of the run's "
+                         "usual state",
+                         ns, waited_s, usual_ns);
                 mb_progress_note("mbsuite: %s and %d more not measured again: %s", p->bench->name,
                                  n - k - 1, why);
                 for (int rest = k; rest < n && !failed; rest++)
@@ -728,8 +732,8 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
             double was_ns = 0;
             mb_drift_record_ns(first, &was_ns);
             mb_progress_note("mbsuite: measuring %s again: the drift probe read %.0f ns around it, "
-                             "the run's median %.0f ns; now %.0f ns",
-                             p->bench->name, was_ns, median_ns, ns);
+                             "the run's usual state %.0f ns; now %.0f ns",
+                             p->bench->name, was_ns, usual_ns, ns);
             mb_progress_bench_begin(&(mb_progress_bench_t){.index = (size_t)k,
                                                            .name = p->bench->name,
                                                            .npoints = p->npoints,

@@ -102,13 +102,13 @@ int mb_sections_add_drift(mb_results_t *results, const char *method, const char 
     json_array_foreach(json_object_get(drift, "flagged"), i, b)
         fprintf(stderr,
                 "mbsuite: drift: %s measured while the probe (pair %s) read %.0f and %.0f ns, "
-                "%.2fx the run's median %.0f ns: the node was in another state then; "
+                "%.2fx the run's usual %.0f ns: the node was in another state then; "
                 "compare it with care\n",
                 json_string_value(json_object_get(b, "name")), pair,
                 json_number_value(json_object_get(b, "before_ns")),
                 json_number_value(json_object_get(b, "after_ns")),
                 json_number_value(json_object_get(b, "ratio")),
-                json_number_value(json_object_get(drift, "median_ns")));
+                json_number_value(json_object_get(drift, "usual_ns")));
     return mb_results_set_section(results, "drift", drift, err, errlen);
 }
 

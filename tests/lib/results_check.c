@@ -566,6 +566,8 @@ static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchma
     }
     if (mb_check_string(c, drift, "method", false, false, NULL) != 0 ||
         mb_check_number(c, drift, "median_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+        (json_object_get(drift, "usual_ns") &&
+         mb_check_number(c, drift, "usual_ns", MB_CHECK_POSITIVE, NULL) != 0) ||
         mb_check_number(c, drift, "flag_ratio", MB_CHECK_POSITIVE, &ratio) != 0 ||
         mb_check_integer(c, drift, "probes", 2, false, &probes) != 0)
         return -1;
