@@ -28,8 +28,8 @@ static int check_results_raw(const char *file, const json_t *root)
 {
     char *copy = strdup(file), err[1024] = "out of memory";
     mb_raw_data_t raw;
-    int rc = copy ? mb_raw_read(dirname(copy), json_object_get(root, "raw"), &raw, err, sizeof err)
-                  : -1;
+    int rc =
+        copy ? mb_raw_read(dirname(copy), json_object_get(root, "raw"), &raw, err, sizeof err) : -1;
     free(copy);
     if (rc != 0) {
         printf("%s: raw samples: %s\n", file, err);
@@ -48,8 +48,8 @@ static int check_results_raw(const char *file, const json_t *root)
                               ? (size_t)json_integer_value(json_object_get(pt, "n"))
                               : 0;
             if ((got ? got->n : 0) != want) {
-                printf("%s: raw samples: %s point %zu has %zu, its record's n is %zu\n", file,
-                       name, k, got ? got->n : 0, want);
+                printf("%s: raw samples: %s point %zu has %zu, its record's n is %zu\n", file, name,
+                       k, got ? got->n : 0, want);
                 mb_raw_data_free(&raw);
                 return 1;
             }

@@ -95,6 +95,18 @@ static void test_summary(void **state)
     json_decref(root);
 }
 
+/* What a report function wrote for root, as a new string. */
+static char *render(void (*fn)(FILE *, const json_t *), const json_t *root)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    fn(f, root);
+    assert_int_equal(fclose(f), 0);
+    return text;
+}
+
 /* The flagged c (wall 2 s) and e (wall 3 s) of doc(), in the order measured, while their
  * first measurements' wall times fit the time left. */
 static void test_remeasure_names(void **state)
@@ -145,12 +157,7 @@ static void test_remeasure_names(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(not_done, 0), "why")),
                         "no time");
     json_object_set_new(root, "drift", s);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    mb_report_drift(f, root);
-    assert_int_equal(fclose(f), 0);
+    char *text = render(mb_report_drift, root);
     assert_non_null(strstr(text, "  c: measured again at the run's end (its figures are the "
                                  "second measurement's): 300 and 310 ns around the first, 110 "
                                  "and 112 around the second\n"));
@@ -195,17 +202,6 @@ static void test_usual(void **state)
                      cases[i].want);
 }
 
-/* What a report function wrote for root, as a new string. */
-static char *render(void (*fn)(FILE *, const json_t *), const json_t *root)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    fn(f, root);
-    assert_int_equal(fclose(f), 0);
-    return text;
-}
 
 static void test_report(void **state)
 {

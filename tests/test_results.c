@@ -347,7 +347,8 @@ static void test_results_replace_benchmark(void **state)
     char *dir = mb_tmpdir_new("results"), err[512] = "";
     json_t *fixture = load_fixture("results_fixture.json");
     mb_results_t *r = open_with_first_benchmark(dir, fixture);
-    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err), 0);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err),
+                     0);
     const char *name = json_string_value(
         json_object_get(json_array_get(json_object_get(fixture, "benchmarks"), 0), "name"));
 
@@ -364,7 +365,8 @@ static void test_results_replace_benchmark(void **state)
     json_t *disk = load_results_file(dir);
     const json_t *benches = json_object_get(disk, "benchmarks");
     assert_int_equal(json_array_size(benches), 2);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(benches, 0), "name")), name);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(benches, 0), "name")),
+                        name);
     assert_float_equal(json_number_value(json_object_get(bench_point(disk, 0, 0), "median")), 777,
                        1e-9);
     json_decref(disk);

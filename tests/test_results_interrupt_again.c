@@ -4,9 +4,9 @@
  * name, and the file is as valid as any interrupted run's. Its own program: the
  * interruption is once per process (test_results_interrupt.c has the first measurement's
  * case). */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
 
 #include <cmocka.h>
@@ -42,8 +42,8 @@ static void test_interrupt_while_measured_again(void **state)
     const json_t *points = json_object_get(first, "points");
     mb_results_live_point(NULL, json_array_get(points, 0));
     mb_results_live_point(json_pack("{s:O, s:s}", "params",
-                                    json_object_get(json_array_get(points, 1), "params"),
-                                    "status", "failed"),
+                                    json_object_get(json_array_get(points, 1), "params"), "status",
+                                    "failed"),
                           NULL);
     assert_int_equal(mb_results_interrupt("interrupted: SIGTERM (test)", err, sizeof err), 0);
 

@@ -24,9 +24,9 @@ bool mb_drift_record_ns(const json_t *bench, double *ns)
     return true;
 }
 
-bool mb_drift_off(double ns, double median_ns)
+bool mb_drift_off(double ns, double usual_ns)
 {
-    return ns > median_ns * MB_DRIFT_FLAG_RATIO || ns * MB_DRIFT_FLAG_RATIO < median_ns;
+    return ns > usual_ns * MB_DRIFT_FLAG_RATIO || ns * MB_DRIFT_FLAG_RATIO < usual_ns;
 }
 
 double mb_drift_usual_ns(const double *sorted, size_t n)
@@ -51,15 +51,17 @@ static void drift_remeasure_lists(const json_t *benches, json_t *summary)
     size_t i;
     json_array_foreach(benches, i, b)
     {
-        const json_t *note = json_object_get(b, "drift_remeasure"), *name = json_object_get(b, "name");
+        const json_t *note = json_object_get(b, "drift_remeasure"),
+                     *name = json_object_get(b, "name");
         if (!json_is_object(note))
             continue;
         if (json_is_true(json_object_get(note, "measured_again")))
             json_array_append_new(
-                done, json_pack("{s:O, s:O, s:O, s:f, s:f}", "name", name, "first_before_ns",
-                                json_object_get(note, "first_before_ns"), "first_after_ns",
-                                json_object_get(note, "first_after_ns"), "before_ns",
-                                drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns")));
+                done,
+                json_pack("{s:O, s:O, s:O, s:f, s:f}", "name", name, "first_before_ns",
+                          json_object_get(note, "first_before_ns"), "first_after_ns",
+                          json_object_get(note, "first_after_ns"), "before_ns",
+                          drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns")));
         else
             json_array_append_new(not_done, json_pack("{s:O, s:O}", "name", name, "why",
                                                       json_object_get(note, "why")));

@@ -187,8 +187,8 @@ static bool raw_parse_line(char *line, char **bench, size_t *point, double *t)
     return true;
 }
 
-static int raw_add(mb_raw_data_t *d, size_t *cap, const char *bench, size_t point,
-                   size_t member, double t)
+static int raw_add(mb_raw_data_t *d, size_t *cap, const char *bench, size_t point, size_t member,
+                   double t)
 {
     mb_raw_point_t *last = d->npoints ? &d->points[d->npoints - 1] : NULL;
     if (!last || last->point != point || last->member != member ||

@@ -20,15 +20,16 @@ typedef struct mb_raw_point {
 typedef struct mb_raw_data {
     mb_raw_point_t *points; /* sorted by benchmark, then point */
     size_t npoints;
-    size_t rows; /* the samples kept */
+    size_t rows;     /* the samples kept */
     char path[4096]; /* the file read */
 } mb_raw_data_t;
 
-/* Read the raw samples of the run in dir, a benchmark measured again (the driver's drift
- * re-measure: a later gzip member of the same name) by its last measurement alone, whose results.json has the "raw" section
- * `section` (an object with "file"; "writing" and "bytes" while unfinished). Returns 0,
- * 1 when the run kept none (no section, or "file": null; err says why), or -1 with err
- * naming the file (missing, not gzip, not mbsuite's columns, a malformed line). */
+/* Read the raw samples of the run in dir, whose results.json has the "raw" section
+ * `section` (an object with "file"; "writing" and "bytes" while unfinished); a benchmark
+ * measured again (the driver's drift re-measure: a later gzip member of the same name) by
+ * its last measurement alone. Returns 0, 1 when the run kept none (no section, or "file":
+ * null; err says why), or -1 with err naming the file (missing, not gzip, not mbsuite's
+ * columns, a malformed line). */
 int mb_raw_read(const char *dir, const json_t *section, mb_raw_data_t *out, char *err,
                 size_t errlen);
 

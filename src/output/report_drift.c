@@ -65,9 +65,8 @@ void mb_report_drift(FILE *f, const json_t *root)
                 mb_report_text_dash(mb_report_text_str(b, "name")), first_before, first_after,
                 before, after);
     }
-    json_array_foreach(json_object_get(drift, "not_remeasured"), i, b)
-        fprintf(f, "  %s: not measured again: %s\n",
-                mb_report_text_dash(mb_report_text_str(b, "name")),
-                mb_report_text_dash(mb_report_text_str(b, "why")));
+    json_array_foreach(json_object_get(drift, "not_remeasured"), i, b) fprintf(
+        f, "  %s: not measured again: %s\n", mb_report_text_dash(mb_report_text_str(b, "name")),
+        mb_report_text_dash(mb_report_text_str(b, "why")));
     json_decref(computed);
 }

@@ -163,8 +163,10 @@ static void html_warning_drift(FILE *f, const json_t *root)
         const json_t *x;
         size_t k;
         json_array_foreach(json_object_get(drift, "not_remeasured"), k, x)
+        {
             if (strcmp(mb_report_text_dash(mb_report_text_str(x, "name")), name) == 0)
                 why = mb_report_text_str(x, "why");
+        }
         fputs("<li><code>", f);
         mb_html_escape(f, name);
         fprintf(f, "</code>: %.0f ns before, %.0f after", before, after);

@@ -264,10 +264,10 @@ int mb_results_replace_benchmark(mb_results_t *r, json_t *benchmark, char *err, 
         json_decref(benchmark);
         goto out;
     }
-    json_int_t failed = json_integer_value(json_object_get(r->root, "failed_points")) -
-                        json_integer_value(
-                            json_object_get(json_array_get(benches, (size_t)at), "failed_points")) +
-                        json_integer_value(json_object_get(benchmark, "failed_points"));
+    json_int_t failed =
+        json_integer_value(json_object_get(r->root, "failed_points")) -
+        json_integer_value(json_object_get(json_array_get(benches, (size_t)at), "failed_points")) +
+        json_integer_value(json_object_get(benchmark, "failed_points"));
     if (json_array_set_new(benches, (size_t)at, benchmark) != 0) {
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         goto out;

@@ -385,6 +385,25 @@ static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, con
     return 0;
 }
 
+/* Rank 0: a benchmark's record (stolen) into the results, added or, measured again,
+ * replacing its first (again), with the run's timings so far; its raw samples on disk
+ * first, before the record that counts them. 0, or -1 with the error on stderr. */
+static int driver_commit_record(const mb_timings_t *timings, mb_results_t *results, mb_raw_t *raw,
+                                json_t *record, bool again)
+{
+    char err[512];
+    int rc = 0;
+    driver_record_timings(timings, results, false);
+    if (raw && driver_raw_commit(raw, results) != 0)
+        rc = -1;
+    if ((again ? mb_results_replace_benchmark : mb_results_add_benchmark)(results, record, err,
+                                                                          sizeof err) != 0) {
+        mb_progress_note("mbsuite: error: %s", err);
+        rc = -1;
+    }
+    return rc;
+}
+
 /* Rank 0: benchmark i of the plan begins on the progress line (progress.h), with the
  * budget's estimates of it and of those after it where a budget is set. */
 static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_t i,
@@ -527,7 +546,6 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                            ctx->budget_deadline_s > 0 ? ctx->budget_deadline_s - bench_began_s : 0,
                            *mark_s - bench_began_s);
         if (ctx->rank == 0) {
-            char err[512];
             if (cap_bytes < span_cap)
                 driver_note_span_cut(result, cap_bytes, span_dropped);
             if (ctx->budget_deadline_s > 0)
@@ -536,14 +554,8 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
             if (!plan[i].skip_reason && strcmp(plan[i].bench->group, "os") == 0)
                 mb_node_runs_attach(result, node_runs);
-            driver_record_timings(timings, results, false);
-            /* The samples on disk before the record that counts them. */
-            if (raw && driver_raw_commit(raw, results) != 0)
+            if (driver_commit_record(timings, results, raw, result, false) != 0)
                 failed = 1;
-            if (mb_results_add_benchmark(results, result, err, sizeof err) != 0) {
-                mb_progress_note("mbsuite: error: %s", err);
-                failed = 1;
-            }
             if (!plan[i].skip_reason)
                 mb_progress_bench_end(*mark_s - bench_began_s);
         }
@@ -644,10 +656,11 @@ static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_r
         const json_t *b, *cap;
         size_t j;
         caps[n] = 0;
-        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
-            if (strcmp(json_string_value(json_object_get(b, "name")), name) == 0 &&
-                (cap = json_object_get(b, "memory_span_cap_bytes")))
-                caps[n] = (unsigned long long)json_integer_value(cap);
+        json_array_foreach(json_object_get(root, "benchmarks"), j,
+                           b) if (strcmp(json_string_value(json_object_get(b, "name")), name) ==
+                                      0 &&
+                                  (cap = json_object_get(b, "memory_span_cap_bytes"))) caps[n] =
+            (unsigned long long)json_integer_value(cap);
         which[n++] = (int)k;
     }
     json_decref(names);
@@ -696,14 +709,14 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
     for (int k = 0; k < n; k++) {
         const driver_plan_t *p = &plan[which[k]];
         double ns = 0, waited_s = 0, need_s = 0;
-        char err[512], progress[32];
+        char progress[32];
         json_t *first = NULL;
         if (ctx->rank == 0) {
             const json_t *b;
             size_t j;
-            json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j, b)
-                if (strcmp(json_string_value(json_object_get(b, "name")), p->bench->name) == 0)
-                    first = json_deep_copy(b);
+            json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j,
+                               b) if (strcmp(json_string_value(json_object_get(b, "name")),
+                                             p->bench->name) == 0) first = json_deep_copy(b);
             need_s = json_number_value(json_object_get(first, "wall_s"));
         }
         if (!driver_wait_usual_state(ctx, usual_ns, end_s, need_s, &ns, &waited_s)) {
@@ -748,17 +761,13 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
             double wall_s = mb_clock_elapsed_s() - again_began_s;
             json_object_set_new(result, "drift_remeasure", mb_drift_remeasured_json(first, ns));
             if (caps[k] > 0)
-                json_object_set_new(result, "memory_span_cap_bytes", json_integer((json_int_t)caps[k]));
+                json_object_set_new(result, "memory_span_cap_bytes",
+                                    json_integer((json_int_t)caps[k]));
             if (end_s > 0)
                 json_object_set_new(result, "budget_share_s", json_real(end_s - again_began_s));
             json_object_set_new(result, "wall_s", json_real(wall_s));
-            driver_record_timings(timings, results, false);
-            if (raw && driver_raw_commit(raw, results) != 0)
+            if (driver_commit_record(timings, results, raw, result, true) != 0)
                 failed = 1;
-            if (mb_results_replace_benchmark(results, result, err, sizeof err) != 0) {
-                mb_progress_note("mbsuite: error: %s", err);
-                failed = 1;
-            }
             mb_progress_bench_end(wall_s);
         }
         json_decref(first);
@@ -983,8 +992,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, node_reply, os_by_process,
                         results, raw, budget_s, began_s, timings, &mark_s) != 0)
         goto done;
-    if (driver_remeasure(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s,
-                         timings) != 0)
+    if (driver_remeasure(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s, timings) !=
+        0)
         goto done;
     if (results && budget_s > 0 &&
         mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {

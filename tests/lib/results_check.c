@@ -516,8 +516,7 @@ static const json_t *check_named_with(const json_t *benchmarks, const char *name
 
 /* "drift"'s "remeasured" and "not_remeasured" (optional): each a benchmark whose record
  * says the same in its "drift_remeasure". */
-static int check_drift_remeasure_lists(mb_check_t *c, const json_t *drift,
-                                       const json_t *benchmarks)
+static int check_drift_remeasure_lists(mb_check_t *c, const json_t *drift, const json_t *benchmarks)
 {
     static const char *const keys[] = {"remeasured", "not_remeasured"};
     for (int k = 0; k < 2; k++) {
