@@ -598,12 +598,12 @@ static int driver_note_not_remeasured(mb_results_t *results, const char *name, c
 }
 
 /* Collective: probe until the reading is back within the flag ratio of usual_ns (rank 0's:
- * the run's usual state, drift.h),
- * napping between tries, for DRIVER_REMEASURE_WAIT_S at most and, with a budget, while
- * need_s still fits before end_s. Returns whether it came back; *ns: the last reading
- * (rank 0), *waited_s: how long it waited. */
+ * the run's usual state, drift.h), napping between tries, for DRIVER_REMEASURE_WAIT_S at
+ * most and, with a budget, while need_s still fits before end_s. Returns whether it came
+ * back; *ns: the last reading (rank 0), *waited_s: how long it waited, *budget_ended:
+ * whether the budget, rather than the wait's limit, ended it (rank 0). */
 static bool driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
-                                    double need_s, double *ns, double *waited_s)
+                                    double need_s, double *ns, double *waited_s, bool *budget_ended)
 {
     double start_s = mb_clock_elapsed_s();
     for (;;) {
@@ -611,11 +611,9 @@ static bool driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, do
         double now_s = mb_clock_elapsed_s(), nap_s = DRIVER_REMEASURE_NAP_NS / 1e9;
         *waited_s = now_s - start_s;
         int state = 0; /* 0: back, 1: nap and try again, 2: give up */
+        *budget_ended = end_s > 0 && now_s + nap_s + need_s > end_s;
         if (ctx->rank == 0 && mb_drift_off(*ns, usual_ns))
-            state = *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S ||
-                            (end_s > 0 && now_s + nap_s + need_s > end_s)
-                        ? 2
-                        : 1;
+            state = *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S || *budget_ended ? 2 : 1;
         MB_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, ctx->comm));
         if (state != 1)
             return state == 0;
@@ -719,13 +717,15 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
                                              p->bench->name) == 0) first = json_deep_copy(b);
             need_s = json_number_value(json_object_get(first, "wall_s"));
         }
-        if (!driver_wait_usual_state(ctx, usual_ns, end_s, need_s, &ns, &waited_s)) {
+        bool budget_ended = false;
+        if (!driver_wait_usual_state(ctx, usual_ns, end_s, need_s, &ns, &waited_s, &budget_ended)) {
             if (ctx->rank == 0) {
                 char why[256];
                 snprintf(why, sizeof why,
                          "the probe still read %.0f ns after %.1f s, off the %.0f ns of the run's "
-                         "usual state",
-                         ns, waited_s, usual_ns);
+                         "usual state%s",
+                         ns, waited_s, usual_ns,
+                         budget_ended ? ", when the time budget had no more room" : "");
                 mb_progress_note("mbsuite: %s and %d more not measured again: %s", p->bench->name,
                                  n - k - 1, why);
                 for (int rest = k; rest < n && !failed; rest++)
