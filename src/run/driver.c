@@ -26,6 +26,7 @@
 #include "drift_probe.h"
 #include "fileutil.h"
 #include "measure.h"
+#include "measure_json.h"
 #include "mpi_util.h"
 #include "node_layout.h"
 #include "node_runs.h"
@@ -467,6 +468,16 @@ static json_t *driver_measure(mb_context_t *ctx, const driver_plan_t *p, bool by
     if (ctx->rank == 0)
         mb_results_live_extra("node_noise", noise);
     bool probed = driver_probed(p, by_process);
+    if (ctx->rank == 0 && probed && p->npoints > 0) {
+        /* The probe before it is the benchmark's first step: an interruption during it (a
+         * rank killed just after the last record) records the benchmark, its first point
+         * failed, as during its points, not nothing (mb_measure_bench begins its own). */
+        json_t *header = mb_measure_json_header(p->bench, ctx->config);
+        mb_results_live_begin(header);
+        json_decref(header);
+        mb_results_live_point(mb_measure_json_failed(p->bench, &p->points[0], "interrupted"),
+                              NULL);
+    }
     double before_ns = probed ? driver_probe_ns(ctx, p, again) : NAN;
     json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw);
     double after_ns = probed ? driver_probe_ns(ctx, p, again) : NAN;
