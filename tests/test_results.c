@@ -126,12 +126,8 @@ static int check_doc(const json_t *root, bool complete, mb_results_check_counts_
 
 static json_t *load_results_file(const char *dir)
 {
-    char *path = path_join(dir, "results.json");
-    json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
-    free(path);
+    json_t *root = mb_testdoc_results(dir);
+    assert_non_null(root);
     return root;
 }
 

@@ -27,13 +27,8 @@
 
 static json_t *load(const char *dir)
 {
-    char *path = NULL;
-    assert_true(asprintf(&path, "%s/results.json", dir) > 0);
-    json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
-    free(path);
+    json_t *root = mb_testdoc_results(dir);
+    assert_non_null(root);
     return root;
 }
 

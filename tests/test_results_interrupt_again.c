@@ -47,13 +47,8 @@ static void test_interrupt_while_measured_again(void **state)
                           NULL);
     assert_int_equal(mb_results_interrupt("interrupted: SIGTERM (test)", err, sizeof err), 0);
 
-    char *path = NULL;
-    assert_true(asprintf(&path, "%s/results.json", dir) > 0);
-    json_error_t jerr;
-    json_t *disk = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!disk)
-        fail_msg("%s:%d: %s", path, jerr.line, jerr.text);
-    free(path);
+    json_t *disk = mb_testdoc_results(dir);
+    assert_non_null(disk);
     mb_results_check_opts_t opts = {.require_complete = false};
     if (mb_results_check(disk, &opts, NULL, err, sizeof err) != 0)
         fail_msg("%s", err);

@@ -137,6 +137,16 @@ json_t *mb_testdoc_transfer(void)
     return x;
 }
 
+/* The document at path, or NULL with the reason on stderr. */
+static json_t *testdoc_load(const char *path)
+{
+    json_error_t jerr;
+    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
+    return root;
+}
+
 json_t *mb_testdoc_fixture(const char *name)
 {
     /* Beside this file: tests are built from the repository root, so __FILE__ is relative. */
@@ -145,9 +155,12 @@ json_t *mb_testdoc_fixture(const char *name)
     char path[1024];
     snprintf(path, sizeof path, "%.*s/../data/%s", slash ? (int)(slash - file) : 1,
              slash ? file : ".", name);
-    json_error_t jerr;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        fprintf(stderr, "%s:%d: %s\n", path, jerr.line, jerr.text);
-    return root;
+    return testdoc_load(path);
+}
+
+json_t *mb_testdoc_results(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    return testdoc_load(path);
 }

@@ -35,4 +35,8 @@ json_t *mb_testdoc_transfer(void);
 /* The fixture tests/data/NAME (new reference), or NULL with the reason on stderr. */
 json_t *mb_testdoc_fixture(const char *name);
 
+/* A run's DIR/results.json as written (duplicate keys refused; new reference), or NULL with
+ * the reason on stderr. */
+json_t *mb_testdoc_results(const char *dir);
+
 #endif
