@@ -36,10 +36,10 @@
  *   pagefault                                lat_pagefault on that file, per page, less
  *                                            mmap+munmap
  *   ops int64|double add|mul|div             lat_ops, in nanoseconds: 100-deep dependent
- *                                            chains; int64 add counts r += r + i as two
- *                                            operations, mul and div less one xor (timed as
- *                                            lat_ops' shift-and-xor chain); double add, mul
- *                                            f += f, f *= f, div f = g / f
+ *                                            chains; int64 add and div lmbench 3's a += b;
+ *                                            b -= a (two operations) and r = s / r, mul less
+ *                                            one xor (timed as lat_ops' shift-and-xor chain);
+ *                                            double add, mul f += f, f *= f, div f = g / f
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -583,9 +583,31 @@ static volatile uint64_t ops_start = 1000; /* unknown to the compiler: no foldin
         sink += r;                                                                            \
     }
 INT_CHAIN(op_int64_bit, r ^= i; r <<= 1;)
-INT_CHAIN(op_int64_add, r += r + i;)
+/* lmbench 3's do_int64_add: a += b; b -= a, each step waiting for the one before (2 operations);
+ * the empty asm keeps the compiler from folding the pair's algebra (b ends as -a). */
+#define ADD_PAIR a += b; __asm__ volatile("" : "+r"(a)); b -= a; __asm__ volatile("" : "+r"(b));
+static void op_int64_add(uint64_t n)
+{
+    uint64_t a = ops_start + 37420, b = ops_start + 21698324;
+    while (n--)
+        for (int i = 0; i < 1000; i++) {
+            X100(ADD_PAIR)
+        }
+    sink += a + b;
+}
 INT_CHAIN(op_int64_mul, r = (r * i) ^ r;)
-INT_CHAIN(op_int64_div, r = (r / i) ^ r;)
+/* lmbench 3's do_int64_div: r = s / r with s = (r + 1) << 20, r alternating between about 2^20
+ * and its start (the divider's time depends on the quotient's size). */
+#define DIV_STEP r = s / r; __asm__ volatile("" : "+r"(r));
+static void op_int64_div(uint64_t n)
+{
+    uint64_t r = ops_start + 36, s = (r + 1) << 20;
+    while (n--)
+        for (int i = 0; i < 1000; i++) {
+            X100(DIV_STEP)
+        }
+    sink += r;
+}
 #define DOUBLE_CHAIN(name, step)                                                              \
     static void name(uint64_t n)                                                              \
     {                                                                                         \
@@ -611,8 +633,10 @@ static double ops_ns(const char *type, const char *what)
         usage();
     if (add)
         return 1e3 * benchmp_us(op_int64_add) / 2e5;
+    if (div)
+        return 1e3 * benchmp_us(op_int64_div) / 1e5;
     double bit_ns = 1e3 * benchmp_us(op_int64_bit) / 2e5;
-    return 1e3 * benchmp_us(mul ? op_int64_mul : op_int64_div) / 1e5 - bit_ns;
+    return 1e3 * benchmp_us(op_int64_mul) / 1e5 - bit_ns;
 }
 
 static int open_or_die(const char *path, int flags)
