@@ -135,11 +135,13 @@ static void test_remeasure_names(void **state)
     /* c measured again (its record now reads 110 and 112, its first readings kept in its
      * note), e not: the summary lists each, and c is no longer flagged. */
     json_t *c = json_array_get(benches, 2);
-    json_t *note = mb_drift_remeasured_json(c, 108);
+    json_t *note = mb_drift_remeasured_json(c, 108, 1);
     assert_true(json_is_true(json_object_get(note, "measured_again")));
+    assert_int_equal(json_integer_value(json_object_get(note, "attempts")), 1);
     assert_true(fabs(json_number_value(json_object_get(note, "first_before_ns")) - 300) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(note, "first_after_ns")) - 310) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(note, "first_wall_s")) - 2) < 1e-9);
+    json_t *c_first = json_deep_copy(c);
     json_object_set_new(c, "drift_remeasure", note);
     probe(c, 110, 112);
     json_object_set_new(json_array_get(benches, 4), "drift_remeasure",
@@ -162,6 +164,19 @@ static void test_remeasure_names(void **state)
                                  "second measurement's): 300 and 310 ns around the first, 110 "
                                  "and 112 around the second\n"));
     assert_non_null(strstr(text, "  e: not measured again: no time\n"));
+    free(text);
+
+    /* c measured again twice (the node changed state during the first time): the summary
+     * and the report say so */
+    json_object_set_new(c, "drift_remeasure", mb_drift_remeasured_json(c_first, 109, 2));
+    json_decref(c_first);
+    json_object_set_new(root, "drift", mb_drift_summary(root, "m", "intra"));
+    done = json_object_get(json_object_get(root, "drift"), "remeasured");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(done, 0), "attempts")), 2);
+    text = render(mb_report_drift, root);
+    assert_non_null(strstr(text, "  c: measured again at the run's end, twice (its figures are the "
+                                 "third measurement's): 300 and 310 ns around the first, 110 "
+                                 "and 112 around the third\n"));
     free(text);
     json_decref(root);
 

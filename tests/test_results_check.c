@@ -171,6 +171,14 @@ static void check_broken(size_t which, json_t *root)
                                       "flagged", "remeasured", "name", "harness.bcopy",
                                       "first_before_ns", 300.0, "first_after_ns", 310.0));
         break;
+    case 50:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+        json_object_set_new(bench0, "drift_remeasure",
+                            json_pack("{s:b, s:f, s:f, s:f, s:i}", "measured_again", 1,
+                                      "first_before_ns", 300.0, "first_after_ns", 310.0, "probe_ns",
+                                      120.0, "attempts", 0));
+        break;
     }
 }
 
@@ -229,6 +237,7 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].drift_remeasure: measured again, but the record has no \"drift_probe\"",
         "$.benchmarks[0].drift_remeasure: missing key \"why\"",
         "$.drift.remeasured[0]: \"harness.bcopy\" has no record that says it was measured again",
+        "$.benchmarks[0].drift_remeasure.attempts: 0 is below the minimum 1",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -301,9 +310,9 @@ static void test_check_accepts_remeasure(void **state)
     json_object_set_new(bench0, "drift_probe",
                         json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
     json_object_set_new(bench0, "drift_remeasure",
-                        json_pack("{s:b, s:f, s:f, s:f, s:f}", "measured_again", 1,
-                                  "first_before_ns", 300.0, "first_after_ns", 310.0,
-                                  "first_wall_s", 1.5, "probe_ns", 118.0));
+                        json_pack("{s:b, s:f, s:f, s:f, s:f, s:i}", "measured_again", 1,
+                                  "first_before_ns", 300.0, "first_after_ns", 310.0, "first_wall_s",
+                                  1.5, "probe_ns", 118.0, "attempts", 2));
     json_object_set_new(bench2, "drift_probe",
                         json_pack("{s:f, s:f}", "before_ns", 320.0, "after_ns", 330.0));
     json_object_set_new(bench2, "drift_remeasure",

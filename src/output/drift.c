@@ -58,10 +58,11 @@ static void drift_remeasure_lists(const json_t *benches, json_t *summary)
         if (json_is_true(json_object_get(note, "measured_again")))
             json_array_append_new(
                 done,
-                json_pack("{s:O, s:O, s:O, s:f, s:f}", "name", name, "first_before_ns",
+                json_pack("{s:O, s:O, s:O, s:f, s:f, s:O?}", "name", name, "first_before_ns",
                           json_object_get(note, "first_before_ns"), "first_after_ns",
                           json_object_get(note, "first_after_ns"), "before_ns",
-                          drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns")));
+                          drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns"),
+                          "attempts", json_object_get(note, "attempts")));
         else
             json_array_append_new(not_done, json_pack("{s:O, s:O}", "name", name, "why",
                                                       json_object_get(note, "why")));
@@ -135,12 +136,12 @@ json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, doub
     return names;
 }
 
-json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns)
+json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns, int attempts)
 {
-    return json_pack("{s:b, s:f, s:f, s:O?, s:f}", "measured_again", 1, "first_before_ns",
+    return json_pack("{s:b, s:f, s:f, s:O?, s:f, s:i}", "measured_again", 1, "first_before_ns",
                      drift_reading(first, "before_ns"), "first_after_ns",
                      drift_reading(first, "after_ns"), "first_wall_s",
-                     json_object_get(first, "wall_s"), "probe_ns", probe_ns);
+                     json_object_get(first, "wall_s"), "probe_ns", probe_ns, "attempts", attempts);
 }
 
 json_t *mb_drift_not_remeasured_json(const char *why)

@@ -47,9 +47,10 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
 json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s);
 
 /* A record's "drift_remeasure" for a benchmark measured again, from its first record: that
- * measurement's probe readings and wall time, and the reading that found the node back in
- * the usual state. New reference. */
-json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns);
+ * measurement's probe readings and wall time, the reading that found the node back in the
+ * usual state before the last measurement, and how many times it was measured again
+ * (attempts; the record is the last's). New reference. */
+json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns, int attempts);
 
 /* A record's "drift_remeasure" for a flagged benchmark not measured again, with why. New
  * reference. */

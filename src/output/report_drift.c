@@ -53,17 +53,20 @@ void mb_report_drift(FILE *f, const json_t *root)
     }
     json_array_foreach(json_object_get(drift, "remeasured"), i, b)
     {
-        double first_before = 0, first_after = 0, before = 0, after = 0;
+        double first_before = 0, first_after = 0, before = 0, after = 0, attempts = 1;
         mb_report_text_num(b, "first_before_ns", &first_before);
         mb_report_text_num(b, "first_after_ns", &first_after);
         mb_report_text_num(b, "before_ns", &before);
         mb_report_text_num(b, "after_ns", &after);
+        mb_report_text_num(b, "attempts", &attempts); /* absent before attempts were counted */
+        /* Measured again once or, where the node changed state during that, twice. */
+        const char *last = attempts >= 2 ? "third" : "second";
         fprintf(f,
-                "  %s: measured again at the run's end (its figures are the second "
+                "  %s: measured again at the run's end%s (its figures are the %s "
                 "measurement's): %.0f and %.0f ns around the first, %.0f and %.0f around the "
-                "second\n",
-                mb_report_text_dash(mb_report_text_str(b, "name")), first_before, first_after,
-                before, after);
+                "%s\n",
+                mb_report_text_dash(mb_report_text_str(b, "name")), attempts >= 2 ? ", twice" : "",
+                last, first_before, first_after, before, after, last);
     }
     json_array_foreach(json_object_get(drift, "not_remeasured"), i, b) fprintf(
         f, "  %s: not measured again: %s\n", mb_report_text_dash(mb_report_text_str(b, "name")),

@@ -473,8 +473,8 @@ static int check_drift_probe(mb_check_t *c, const json_t *b, size_t *probed)
 }
 
 /* A benchmark's drift re-measure note (driver_remeasure), where it has one: measured again,
- * with its first measurement's readings and the reading that let it, the record then
- * probed itself; or not, with why. */
+ * with its first measurement's readings, the reading that let it and how many times, the
+ * record then probed itself; or not, with why. */
 static int check_drift_remeasure(mb_check_t *c, const json_t *b)
 {
     const json_t *note = json_object_get(b, "drift_remeasure");
@@ -491,7 +491,10 @@ static int check_drift_remeasure(mb_check_t *c, const json_t *b)
             return -1;
     } else if (mb_check_number(c, note, "first_before_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
                mb_check_number(c, note, "first_after_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
-               mb_check_number(c, note, "probe_ns", MB_CHECK_POSITIVE, NULL) != 0) {
+               mb_check_number(c, note, "probe_ns", MB_CHECK_POSITIVE, NULL) != 0 ||
+               /* absent from files written before a re-measure could be tried twice */
+               (json_object_get(note, "attempts") &&
+                mb_check_integer(c, note, "attempts", 1, false, NULL) != 0)) {
         return -1;
     } else if (!json_object_get(b, "drift_probe")) {
         return mb_check_fail(c, "measured again, but the record has no \"drift_probe\"");
