@@ -834,13 +834,17 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
         json_decref(a.first);
         if (rc == 2 && ctx->rank == 0) {
             /* The node stayed off its usual state: the rest would wait as long. */
-            if (a.measured)
-                mb_progress_note("mbsuite: %s keeps its measurement again, and %d more not "
-                                 "measured again: %s",
-                                 a.p->bench->name, n - k - 1, a.why);
-            else
+            if (!a.measured)
                 mb_progress_note("mbsuite: %s and %d more not measured again: %s", a.p->bench->name,
                                  n - k - 1, a.why);
+            else if (k + 1 < n)
+                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
+                                 "time), and %d more not measured again: %s",
+                                 a.p->bench->name, n - k - 1, a.why);
+            else
+                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
+                                 "time): %s",
+                                 a.p->bench->name, a.why);
             for (int rest = a.measured ? k + 1 : k; rest < n && rc != -1; rest++)
                 if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, a.why) != 0)
                     rc = -1;
