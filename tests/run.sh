@@ -441,29 +441,32 @@ expect "drift re-measure: raw.csv.gz read back has the second measurement's rows
 expect "drift re-measure: compared with itself, every point's raw samples are its record's" 0 \
     '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; [0-9]+ untested .*; 0 only in A, 0 only in B$' -- \
     "$EXE" compare "$DRI" "$DRI" --out "$TMP/cmp-again"
-# MBSUITE_INJECT_DRIFT=NAME:2 makes the probe read 3x around the measurement again too, as if
-# the node had changed state during it: it is measured a third time (attempts 2). Should the
-# VM itself leave its usual state first, the run says why it did not.
+# MBSUITE_INJECT_DRIFT=mpi.sendrecv:2,mpi.bcast: the probe reads 3x around both benchmarks'
+# first measurements, and around mpi.sendrecv's measurement again too, as if the node had
+# changed state during it: it is measured a third time (attempts 2), after mpi.bcast's
+# measurement again. Should the VM itself leave its usual state first, the run says why not.
 DR2="$TMP/drift-twice"
-env MBSUITE_INJECT_DRIFT=mpi.sendrecv:2 $MPIRUN -np 2 "$EXE" --config "$QUICK" \
-    --only 'mpi.pingpong,mpi.sendrecv' --out "$DR2" >"$DR2.log" 2>&1
+env MBSUITE_INJECT_DRIFT=mpi.sendrecv:2,mpi.bcast $MPIRUN -np 2 "$EXE" --config "$QUICK" \
+    --only 'mpi.pingpong,mpi.send,mpi.recv,mpi.sendrecv,mpi.bcast' --out "$DR2" >"$DR2.log" 2>&1
 expect "drift re-measure: a measurement again read in the other state too is measured once more" 0 \
     'mbsuite: (measuring mpi\.sendrecv again, attempt 2: the probe read [0-9]+ ns around the last|mpi\.sendrecv (keeps its measurement again \(not measured a third time\): |and [0-9]+ more not measured again: )the probe still read)' -- \
     cat "$DR2.log"
 expect "drift re-measure twice: results.json complete and valid, raw.csv.gz read back as its record" 0 \
     ': raw ok \([1-9][0-9]* samples of [1-9][0-9]* points\)$' -- "$BUILD/tests/check_results" \
     --complete --raw "$DR2/results.json"
-# As the run went: measured again twice (the report says so, the record counts 2), or once
-# and kept (the log says why not a third time), or not at all.
+# As the run went: mpi.sendrecv measured again twice, the third time after mpi.bcast's second
+# (the log's order; the report says twice, the record counts 2), or once and kept (the log
+# says why not a third time), or not at all.
 drift_twice_said() {
     { grep -q "^  mpi\.sendrecv: measured again at the run's end, twice (its figures are the third measurement's)" "$1/report.txt" &&
-        grep -q '"attempts": 2' "$1/results.json"; } ||
+        grep -q '"attempts": 2' "$1/results.json" &&
+        grep -E 'measuring mpi\.(bcast again:|sendrecv again, attempt 2:)' "$1.log" | head -1 | grep -q bcast; } ||
         { grep -q 'mpi\.sendrecv keeps its measurement again' "$1.log" &&
             grep -q "^  mpi\.sendrecv: measured again at the run's end (its figures are the second" "$1/report.txt"; } ||
         grep -q "^  mpi\.sendrecv: not measured again: the probe still read" "$1/report.txt" ||
-        { cat "$1/report.txt"; return 1; }
+        { cat "$1.log" "$1/report.txt"; return 1; }
 }
-expect "drift re-measure twice: the report says how many times, and the record counts them" 0 '' -- \
+expect "drift re-measure twice: the third measurement comes after the others' second; the report and the record count it" 0 '' -- \
     drift_twice_said "$DR2"
 sed 's/^drift_remeasure = .*//; s/^\[run\]$/[run]\ndrift_remeasure = no/' "$QUICK" >"$TMP/remeasure-off.ini"
 expect "drift re-measure off ([run] drift_remeasure = no): flagged, not measured again" 0 \

@@ -446,20 +446,21 @@ static bool driver_probed(const driver_plan_t *p, bool by_process)
 }
 
 /* The drift probe's reading around plan entry p's measurement (0: its first, k: its k-th
- * again; collective; NAN off rank 0). Test hook, MBSUITE_INJECT_DRIFT=NAME[:K] (read on rank
- * 0): the readings around NAME's first K measurements (K = 1 when not given) read 3 times
- * what they were, as if the node had been in another state then, so that tests can see a
- * flagged benchmark measured again (drift_remeasure), and measured again once more. */
+ * again; collective; NAN off rank 0). Test hook, MBSUITE_INJECT_DRIFT=NAME[:K][,NAME[:K]...]
+ * (read on rank 0): the readings around each NAME's first K measurements (K = 1 when not
+ * given) read 3 times what they were, as if the node had been in another state then, so
+ * that tests can see a flagged benchmark measured again (drift_remeasure), and once more. */
 static double driver_probe_ns(const mb_context_t *ctx, const driver_plan_t *p, int measurement)
 {
     double ns = mb_drift_probe_ns(ctx);
-    const char *inject = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
-    if (!inject)
-        return ns;
-    size_t len = strcspn(inject, ":");
-    long times = inject[len] == ':' ? strtol(inject + len + 1, NULL, 10) : 1;
-    bool named = strlen(p->bench->name) == len && strncmp(inject, p->bench->name, len) == 0;
-    return named && measurement < times ? 3 * ns : ns;
+    const char *item = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
+    for (; item && *item; item += strcspn(item, ","), item += *item == ',') {
+        size_t len = strcspn(item, ":,");
+        long times = item[len] == ':' ? strtol(item + len + 1, NULL, 10) : 1;
+        if (strlen(p->bench->name) == len && strncmp(item, p->bench->name, len) == 0)
+            return measurement < times ? 3 * ns : ns;
+    }
+    return ns;
 }
 
 /* Measure plan entry p (not skipped) and return its record on rank 0 (NULL elsewhere), with
@@ -685,7 +686,8 @@ static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_r
 
 /* A measurement again whose own probe readings are still off the usual state (the node
  * changed state during it: 4 of 18 in three default runs on the 2-vCPU VM, 2026-11-27) is
- * measured once more where the budget still holds it: this many measurements again at most. */
+ * measured once more, after the other flagged benchmarks' first measurement again, where the
+ * budget still holds it: this many measurements again at most. */
 #define DRIVER_REMEASURE_TRIES 2
 
 /* A flagged benchmark to measure again (driver_remeasure). */
@@ -697,7 +699,7 @@ typedef struct driver_again {
     double usual_ns, end_s; /* the run's usual state; the budget's end (0: none) */
     unsigned long long cap; /* its first measurement's working-set cap, 0: none */
     int index, n;           /* its place among the n measured again */
-    bool measured;          /* rank 0: measured again at least once */
+    bool retry; /* its measurement again was disturbed: once more (the same on all ranks) */
     char why[256];          /* rank 0: why the wait gave up */
 } driver_again_t;
 
@@ -762,7 +764,6 @@ static int driver_remeasure_once(mb_context_t *ctx, driver_again_t *a, int attem
         json_object_set_new(result, "wall_s", json_real(wall_s));
         if (driver_commit_record(timings, results, raw, result, true) != 0)
             rc = -1;
-        a->measured = true;
         mb_progress_bench_end(wall_s);
         if (rc == 0 && off && attempt < DRIVER_REMEASURE_TRIES &&
             (a->end_s <= 0 || mb_clock_elapsed_s() + wall_s <= a->end_s)) {
@@ -775,12 +776,56 @@ static int driver_remeasure_once(mb_context_t *ctx, driver_again_t *a, int attem
     return rc;
 }
 
+/* Rank 0: a's first measurement's record and wall time, from the results. */
+static void driver_remeasure_first(const mb_results_t *results, driver_again_t *a)
+{
+    const json_t *b;
+    size_t j;
+    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j, b)
+    {
+        if (strcmp(json_string_value(json_object_get(b, "name")), a->p->bench->name) == 0)
+            a->first = json_deep_copy(b);
+    }
+    a->need_s = json_number_value(json_object_get(a->first, "wall_s"));
+}
+
+/* Rank 0: the wait before again[k]'s measurement number attempt gave up (the node stayed
+ * off its usual state, or the budget ran out): the rest would wait as long. On the first
+ * pass the benchmarks from k on are noted not measured again, with why; on the second,
+ * again[k] and the rest still to measure a third time keep their measurement again.
+ * Returns 0, or -1 on a write error. */
+static int driver_remeasure_gave_up(const driver_plan_t *plan, const int *which, int n,
+                                    const driver_again_t *again, int k, int attempt,
+                                    mb_results_t *results)
+{
+    const char *name = again[k].p->bench->name, *why = again[k].why;
+    if (attempt == 1) {
+        mb_progress_note("mbsuite: %s and %d more not measured again: %s", name, n - k - 1, why);
+        for (int rest = k; rest < n; rest++)
+            if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, why) != 0)
+                return -1;
+        return 0;
+    }
+    int more = 0;
+    for (int rest = k + 1; rest < n; rest++)
+        more += again[rest].retry;
+    if (more > 0)
+        mb_progress_note("mbsuite: %s and %d more keep their measurement again (not measured a "
+                         "third time): %s",
+                         name, more, why);
+    else
+        mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third time): %s",
+                         name, why);
+    return 0;
+}
+
 /* The drift re-measure ([run] drift_remeasure; README, "Drift probe"): once every benchmark
  * is measured, each mpi or shm benchmark whose probe readings were off the run's usual
  * state (drift.h) is measured once more, in the order measured, when the probe reads the usual
  * state again (waiting DRIVER_REMEASURE_WAIT_S at most, and only while the budget still
- * holds the benchmark's first wall time), within the time budget, and once more where the
- * probe read off the usual state around that too (driver_remeasure_once); its record
+ * holds the benchmark's first wall time), within the time budget; then, in a second pass,
+ * once more each whose probe readings were off the usual state around that too
+ * (driver_remeasure_once); its record
  * is replaced and keeps its first readings (drift_remeasure), and raw.csv.gz gets its
  * samples again (a reader keeps the last: raw_read.h). A flagged benchmark not measured
  * again says why. Collective. Returns 0, or -1 on a write error (rank 0's, shared). */
@@ -813,49 +858,45 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
         mb_progress_start(stderr, mb_progress_mode_detect(why, sizeof why), (size_t)n, began_s,
                           NULL);
     }
-    for (int k = 0; k < n; k++) {
-        driver_again_t a = {.p = &plan[which[k]],
-                            .usual_ns = usual_ns,
-                            .end_s = end_s,
-                            .cap = caps[k],
-                            .index = k,
-                            .n = n};
-        if (ctx->rank == 0) {
-            const json_t *b;
-            size_t j;
-            json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j,
-                               b) if (strcmp(json_string_value(json_object_get(b, "name")),
-                                             a.p->bench->name) == 0) a.first = json_deep_copy(b);
-            a.need_s = json_number_value(json_object_get(a.first, "wall_s"));
+    /* First every flagged benchmark once, then those whose measurement again was disturbed
+     * once more: a third measurement of one never takes the time of another's second. */
+    driver_again_t *again = calloc(n ? (size_t)n : 1, sizeof *again);
+    if (!again)
+        mb_mpi_fail("calloc in driver_remeasure", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+    int rc = 0;
+    for (int attempt = 1; attempt <= DRIVER_REMEASURE_TRIES && rc == 0; attempt++) {
+        for (int k = 0; k < n; k++) {
+            driver_again_t *a = &again[k];
+            if (attempt == 1) {
+                *a = (driver_again_t){.p = &plan[which[k]],
+                                      .usual_ns = usual_ns,
+                                      .end_s = end_s,
+                                      .cap = caps[k],
+                                      .index = k,
+                                      .n = n};
+                if (ctx->rank == 0)
+                    driver_remeasure_first(results, a);
+            } else if (!a->retry) {
+                continue;
+            }
+            rc = driver_remeasure_once(ctx, a, attempt, preflight, results, raw, timings);
+            a->retry = rc == 1;
+            if (rc == 1)
+                rc = 0;
+            if (rc == 2 && ctx->rank == 0 &&
+                driver_remeasure_gave_up(plan, which, n, again, k, attempt, results) != 0)
+                rc = -1;
+            if (!driver_root_ok(ctx->comm, rc != -1)) {
+                failed = 1;
+                rc = -1;
+            }
+            if (rc != 0)
+                break;
         }
-        int rc = 1;
-        for (int attempt = 1; rc == 1; attempt++)
-            rc = driver_remeasure_once(ctx, &a, attempt, preflight, results, raw, timings);
-        json_decref(a.first);
-        if (rc == 2 && ctx->rank == 0) {
-            /* The node stayed off its usual state: the rest would wait as long. */
-            if (!a.measured)
-                mb_progress_note("mbsuite: %s and %d more not measured again: %s", a.p->bench->name,
-                                 n - k - 1, a.why);
-            else if (k + 1 < n)
-                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
-                                 "time), and %d more not measured again: %s",
-                                 a.p->bench->name, n - k - 1, a.why);
-            else
-                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
-                                 "time): %s",
-                                 a.p->bench->name, a.why);
-            for (int rest = a.measured ? k + 1 : k; rest < n && rc != -1; rest++)
-                if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, a.why) != 0)
-                    rc = -1;
-        }
-        if (!driver_root_ok(ctx->comm, rc != -1)) {
-            failed = 1;
-            break;
-        }
-        if (rc == 2)
-            break;
     }
+    for (int k = 0; k < n; k++)
+        json_decref(again[k].first);
+    free(again);
     if (ctx->rank == 0)
         mb_progress_finish();
 out:
