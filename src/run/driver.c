@@ -699,7 +699,7 @@ typedef struct driver_again {
     double usual_ns, end_s; /* the run's usual state; the budget's end (0: none) */
     unsigned long long cap; /* its first measurement's working-set cap, 0: none */
     int index, n;           /* its place among the n measured again */
-    bool retry; /* its measurement again was disturbed: once more (the same on all ranks) */
+    bool retry;             /* disturbed again: once more (on every rank) */
     char why[256];          /* rank 0: why the wait gave up */
 } driver_again_t;
 
@@ -825,10 +825,10 @@ static int driver_remeasure_gave_up(const driver_plan_t *plan, const int *which,
  * state again (waiting DRIVER_REMEASURE_WAIT_S at most, and only while the budget still
  * holds the benchmark's first wall time), within the time budget; then, in a second pass,
  * once more each whose probe readings were off the usual state around that too
- * (driver_remeasure_once); its record
- * is replaced and keeps its first readings (drift_remeasure), and raw.csv.gz gets its
- * samples again (a reader keeps the last: raw_read.h). A flagged benchmark not measured
- * again says why. Collective. Returns 0, or -1 on a write error (rank 0's, shared). */
+ * (driver_remeasure_once). Its record is replaced and keeps its first readings
+ * (drift_remeasure), and raw.csv.gz gets its samples again (a reader keeps the last:
+ * raw_read.h). A flagged benchmark not measured again says why. Collective. Returns 0, or
+ * -1 on a write error (rank 0's, shared). */
 static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
                             const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
                             double budget_s, double began_s, const mb_timings_t *timings)
