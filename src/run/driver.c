@@ -615,26 +615,37 @@ static int driver_note_not_remeasured(mb_results_t *results, const char *name, c
     return 0;
 }
 
+/* How a wait for the node's usual state ended (driver_wait_usual_state). */
+enum { DRIVER_WAIT_BACK, DRIVER_WAIT_NAP, DRIVER_WAIT_OFF, DRIVER_WAIT_NO_TIME };
+
 /* Collective: probe until the reading is back within the flag ratio of usual_ns (rank 0's:
  * the run's usual state, drift.h), napping between tries, for DRIVER_REMEASURE_WAIT_S at
- * most and, with a budget, while need_s still fits before end_s. Returns whether it came
- * back; *ns: the last reading (rank 0), *waited_s: how long it waited, *budget_ended:
- * whether the budget, rather than the wait's limit, ended it (rank 0). */
-static bool driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
-                                    double need_s, double *ns, double *waited_s, bool *budget_ended)
+ * most and, with a budget, while need_s still fits before end_s. Returns DRIVER_WAIT_BACK;
+ * DRIVER_WAIT_OFF when it gave up with the probe still off the usual state (the wait's
+ * limit or the budget ended it: *budget_ended, rank 0); DRIVER_WAIT_NO_TIME when the probe
+ * read the usual state but the budget could not hold need_s (a measurement again never
+ * starts where the budget cannot hold it). The same on every rank. *ns: the last reading
+ * (rank 0), *waited_s: how long it waited. */
+static int driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
+                                   double need_s, double *ns, double *waited_s, bool *budget_ended)
 {
     double start_s = mb_clock_elapsed_s();
     for (;;) {
         *ns = mb_drift_probe_ns(ctx);
         double now_s = mb_clock_elapsed_s(), nap_s = DRIVER_REMEASURE_NAP_NS / 1e9;
         *waited_s = now_s - start_s;
-        int state = 0; /* 0: back, 1: nap and try again, 2: give up */
-        *budget_ended = end_s > 0 && now_s + nap_s + need_s > end_s;
-        if (ctx->rank == 0 && mb_drift_off(*ns, usual_ns))
-            state = *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S || *budget_ended ? 2 : 1;
+        bool off = ctx->rank == 0 && mb_drift_off(*ns, usual_ns);
+        /* back, it would start now; else after a nap at least */
+        *budget_ended = end_s > 0 && now_s + (off ? nap_s : 0) + need_s > end_s;
+        int state = DRIVER_WAIT_BACK;
+        if (ctx->rank == 0 && !off)
+            state = *budget_ended ? DRIVER_WAIT_NO_TIME : DRIVER_WAIT_BACK;
+        else if (ctx->rank == 0)
+            state = *budget_ended || *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S ? DRIVER_WAIT_OFF
+                                                                                 : DRIVER_WAIT_NAP;
         MB_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, ctx->comm));
-        if (state != 1)
-            return state == 0;
+        if (state != DRIVER_WAIT_NAP)
+            return state;
         if (ctx->rank == 0)
             nanosleep(&(struct timespec){.tv_nsec = DRIVER_REMEASURE_NAP_NS}, NULL);
         mb_mpi_wait_quietly(ctx->comm);
@@ -706,15 +717,22 @@ typedef struct driver_again {
 /* Measure a->p again (attempt 1, 2, ...) once the probe reads the usual state, and replace its
  * record. Collective; the same on every rank: 0 when done, 1 when measured but its readings
  * were still off the usual state and another attempt fits (DRIVER_REMEASURE_TRIES, the
- * budget), 2 when the wait gave up (a->why, rank 0), -1 on a write error. */
+ * budget), 2 when the wait gave up with the node off its usual state, 3 when the budget
+ * could not hold it (a->why, rank 0, for both), -1 on a write error. */
 static int driver_remeasure_once(mb_context_t *ctx, driver_again_t *a, int attempt,
                                  const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
                                  const mb_timings_t *timings)
 {
     double ns = 0, waited_s = 0;
     bool budget_ended = false;
-    if (!driver_wait_usual_state(ctx, a->usual_ns, a->end_s, a->need_s, &ns, &waited_s,
-                                 &budget_ended)) {
+    int waited = driver_wait_usual_state(ctx, a->usual_ns, a->end_s, a->need_s, &ns, &waited_s,
+                                         &budget_ended);
+    if (waited == DRIVER_WAIT_NO_TIME) {
+        if (ctx->rank == 0)
+            snprintf(a->why, sizeof a->why, "the time budget left no room to measure it again");
+        return 3;
+    }
+    if (waited == DRIVER_WAIT_OFF) {
         if (ctx->rank == 0)
             snprintf(a->why, sizeof a->why,
                      "the probe still read %.0f ns after %.1f s, off the %.0f ns of the run's "
@@ -789,26 +807,36 @@ static void driver_remeasure_first(const mb_results_t *results, driver_again_t *
     a->need_s = json_number_value(json_object_get(a->first, "wall_s"));
 }
 
-/* Rank 0: the wait before again[k]'s measurement number attempt gave up (the node stayed
- * off its usual state, or the budget ran out): the rest would wait as long. On the first
- * pass the benchmarks from k on are noted not measured again, with why; on the second,
- * again[k] and the rest still to measure a third time keep their measurement again.
- * Returns 0, or -1 on a write error. */
+/* Rank 0: the wait before again[k]'s measurement number attempt gave up: with the node off
+ * its usual state (stop: the rest would wait as long), or for the budget (only this one: a
+ * shorter one may fit). On the first pass those benchmarks are noted not measured again,
+ * with why; on the second they keep their measurement again. Returns 0, or -1 on a write
+ * error. */
 static int driver_remeasure_gave_up(const driver_plan_t *plan, const int *which, int n,
-                                    const driver_again_t *again, int k, int attempt,
+                                    const driver_again_t *again, int k, int attempt, bool stop,
                                     mb_results_t *results)
 {
     const char *name = again[k].p->bench->name, *why = again[k].why;
+    int more = 0; /* the others given up with it */
+    for (int rest = k + 1; stop && rest < n; rest++)
+        more += attempt == 1 || again[rest].retry;
     if (attempt == 1) {
-        mb_progress_note("mbsuite: %s and %d more not measured again: %s", name, n - k - 1, why);
-        for (int rest = k; rest < n; rest++)
+        if (more > 0)
+            mb_progress_note("mbsuite: %s and %d more not measured again: %s", name, more, why);
+        else
+            mb_progress_note("mbsuite: %s not measured again: %s", name, why);
+        int kept = 0; /* measured again, disturbed, and now not a third time */
+        for (int before = 0; stop && before < k; before++)
+            kept += again[before].retry;
+        if (kept > 0)
+            mb_progress_note("mbsuite: %d more keep their measurement again (not measured a "
+                             "third time)",
+                             kept);
+        for (int rest = k; rest <= k + more; rest++)
             if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, why) != 0)
                 return -1;
         return 0;
     }
-    int more = 0;
-    for (int rest = k + 1; rest < n; rest++)
-        more += again[rest].retry;
     if (more > 0)
         mb_progress_note("mbsuite: %s and %d more keep their measurement again (not measured a "
                          "third time): %s",
@@ -881,11 +909,11 @@ static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan
             }
             rc = driver_remeasure_once(ctx, a, attempt, preflight, results, raw, timings);
             a->retry = rc == 1;
-            if (rc == 1)
-                rc = 0;
-            if (rc == 2 && ctx->rank == 0 &&
-                driver_remeasure_gave_up(plan, which, n, again, k, attempt, results) != 0)
+            if ((rc == 2 || rc == 3) && ctx->rank == 0 &&
+                driver_remeasure_gave_up(plan, which, n, again, k, attempt, rc == 2, results) != 0)
                 rc = -1;
+            if (rc == 1 || rc == 3) /* on to the next: a shorter one may fit */
+                rc = 0;
             if (!driver_root_ok(ctx->comm, rc != -1)) {
                 failed = 1;
                 rc = -1;
