@@ -825,13 +825,12 @@ static int driver_remeasure_gave_up(const driver_plan_t *plan, const int *which,
             mb_progress_note("mbsuite: %s and %d more not measured again: %s", name, more, why);
         else
             mb_progress_note("mbsuite: %s not measured again: %s", name, why);
-        int kept = 0; /* measured again, disturbed, and now not a third time */
+        /* those measured again, disturbed, and now not a third time */
         for (int before = 0; stop && before < k; before++)
-            kept += again[before].retry;
-        if (kept > 0)
-            mb_progress_note("mbsuite: %d more keep their measurement again (not measured a "
-                             "third time)",
-                             kept);
+            if (again[before].retry)
+                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
+                                 "time): %s",
+                                 again[before].p->bench->name, why);
         for (int rest = k; rest <= k + more; rest++)
             if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, why) != 0)
                 return -1;
