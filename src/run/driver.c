@@ -22,7 +22,6 @@
 #include "budget.h"
 #include "clock_sync.h"
 #include "config.h"
-#include "drift.h"
 #include "drift_probe.h"
 #include "fileutil.h"
 #include "measure.h"
@@ -30,11 +29,13 @@
 #include "mpi_util.h"
 #include "node_layout.h"
 #include "node_runs.h"
+#include "plan.h"
 #include "preflight.h"
 #include "progress.h"
 #include "provenance.h"
 #include "raw_samples.h"
 #include "registry.h"
+#include "remeasure.h"
 #include "results.h"
 #include "sections.h"
 #include "sysinfo.h"
@@ -42,14 +43,6 @@
 #include "timings.h"
 
 #define DRIVER_MAX_POINTS 4096
-
-typedef struct driver_plan {
-    const mb_bench_t *bench;
-    const char *skip_reason; /* NULL: runs */
-    char skip_buf[256];
-    mb_point_t *points;
-    size_t npoints;
-} driver_plan_t;
 
 static void driver_error(int rank, const char *fmt, const char *what)
 {
@@ -60,8 +53,7 @@ static void driver_error(int rank, const char *fmt, const char *what)
     }
 }
 
-/* Every rank learns whether rank 0 succeeded. */
-static bool driver_root_ok(MPI_Comm comm, bool ok)
+bool mb_plan_root_ok(MPI_Comm comm, bool ok)
 {
     int v = ok;
     MB_MPI_CHECK(MPI_Bcast(&v, 1, MPI_INT, 0, comm));
@@ -105,15 +97,15 @@ static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_conf
 
 /* Decide, before anything is measured or written, what runs and at which points: a bad
  * parameter is an error now, not after an hour of measurements. */
-static int driver_plan(const mb_context_t *ctx, const bool *selected, driver_plan_t *plan,
+static int driver_plan(const mb_context_t *ctx, const bool *selected, mb_plan_entry_t *plan,
                        size_t *nplan)
 {
     *nplan = 0;
     for (size_t i = 0; i < mb_registry_count(); i++) {
         if (!selected[i])
             continue;
-        driver_plan_t *p = &plan[(*nplan)++];
-        *p = (driver_plan_t){.bench = mb_registry_get(i)};
+        mb_plan_entry_t *p = &plan[(*nplan)++];
+        *p = (mb_plan_entry_t){.bench = mb_registry_get(i)};
         p->skip_reason = mb_measure_skip_reason(p->bench, ctx, p->skip_buf, sizeof p->skip_buf);
         if (p->skip_reason)
             continue;
@@ -293,7 +285,7 @@ static void driver_budget_share(mb_context_t *ctx, const mb_budget_t *bg,
 /* A benchmark whose share is too short for its working sets measures smaller ones: its
  * points planned again under the lower cap (the memory curve loses its largest sizes,
  * which count as dropped). Returns how many points that dropped, or -1 on error. */
-static long driver_replan_span(const mb_context_t *ctx, driver_plan_t *p, uint64_t cap_bytes)
+static long driver_replan_span(const mb_context_t *ctx, mb_plan_entry_t *p, uint64_t cap_bytes)
 {
     mb_sysinfo_set_memory_span_cap(cap_bytes);
     char err[512] = "";
@@ -334,7 +326,7 @@ static int driver_clock_sync(mb_context_t *ctx, mb_results_t *results)
               mb_sections_add_clock_sync(results, most[0], most[1], err, sizeof err) == 0;
     if (!ok)
         driver_error(ctx->rank, "%s", err);
-    return driver_root_ok(ctx->comm, ok) ? 0 : -1;
+    return mb_plan_root_ok(ctx->comm, ok) ? 0 : -1;
 }
 
 /* Rank 0 (results != NULL): the timings so far into results.json, written now or, for
@@ -386,11 +378,8 @@ static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, con
     return 0;
 }
 
-/* Rank 0: a benchmark's record (stolen) into the results, added or, measured again,
- * replacing its first (again), with the run's timings so far; its raw samples on disk
- * first, before the record that counts them. 0, or -1 with the error on stderr. */
-static int driver_commit_record(const mb_timings_t *timings, mb_results_t *results, mb_raw_t *raw,
-                                json_t *record, bool again)
+int mb_plan_commit_record(const mb_timings_t *timings, mb_results_t *results, mb_raw_t *raw,
+                          json_t *record, bool again)
 {
     char err[512];
     int rc = 0;
@@ -407,7 +396,7 @@ static int driver_commit_record(const mb_timings_t *timings, mb_results_t *resul
 
 /* Rank 0: benchmark i of the plan begins on the progress line (progress.h), with the
  * budget's estimates of it and of those after it where a budget is set. */
-static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_t i,
+static void driver_progress_begin(const mb_plan_entry_t *plan, size_t nplan, size_t i,
                                   const mb_budget_t *bg, const mb_budget_estimate_t *est,
                                   double deadline_s)
 {
@@ -432,14 +421,14 @@ static void driver_progress_begin(const driver_plan_t *plan, size_t nplan, size_
 }
 
 /* Whether the os phase (driver_node_runs) measured plan entry p in a fresh process. */
-static bool driver_by_process(const driver_plan_t *p, bool os_by_process)
+static bool driver_by_process(const mb_plan_entry_t *p, bool os_by_process)
 {
     return os_by_process && !p->skip_reason && strcmp(p->bench->group, "os") == 0;
 }
 
 /* Whether plan entry p is probed for drift (drift_probe.h): only where ranks or cores talk;
  * a harness or os figure stays on its core. */
-static bool driver_probed(const driver_plan_t *p, bool by_process)
+static bool driver_probed(const mb_plan_entry_t *p, bool by_process)
 {
     return !by_process && !p->skip_reason &&
            (strcmp(p->bench->group, "mpi") == 0 || strcmp(p->bench->group, "shm") == 0);
@@ -450,7 +439,7 @@ static bool driver_probed(const driver_plan_t *p, bool by_process)
  * (read on rank 0): the readings around each NAME's first K measurements (K = 1 when not
  * given) read 3 times what they were, as if the node had been in another state then, so
  * that tests can see a flagged benchmark measured again (drift_remeasure), and once more. */
-static double driver_probe_ns(const mb_context_t *ctx, const driver_plan_t *p, int measurement)
+static double driver_probe_ns(const mb_context_t *ctx, const mb_plan_entry_t *p, int measurement)
 {
     double ns = mb_drift_probe_ns(ctx);
     const char *item = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
@@ -463,12 +452,9 @@ static double driver_probe_ns(const mb_context_t *ctx, const driver_plan_t *p, i
     return ns;
 }
 
-/* Measure plan entry p (not skipped) and return its record on rank 0 (NULL elsewhere), with
- * its node's noise and, where probed, the drift probe's readings just before and after it.
- * measurement: 0 the first, k the k-th drift re-measure (driver_remeasure). */
-static json_t *driver_measure(mb_context_t *ctx, const driver_plan_t *p, bool by_process,
-                              const json_t *preflight, const char *progress, mb_raw_t *raw,
-                              int measurement)
+json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_process,
+                        const json_t *preflight, const char *progress, mb_raw_t *raw,
+                        int measurement)
 {
     /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
     json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
@@ -499,7 +485,7 @@ static json_t *driver_measure(mb_context_t *ctx, const driver_plan_t *p, bool by
 /* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
  * record is complete; writing the files counts in the "benchmarks" phase only. The phase
  * laps at each benchmark, so a killed run's timings cover the benchmarks it finished. */
-static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
+static int driver_run_plan(mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan,
                            const json_t *preflight, const json_t *node_runs,
                            const json_t *node_reply, bool os_by_process, mb_results_t *results,
                            mb_raw_t *raw, double budget_s, double began_s, mb_timings_t *timings,
@@ -554,7 +540,7 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
         } else {
             if (ctx->rank == 0)
                 driver_progress_begin(plan, nplan, i, &bg, est, ctx->budget_deadline_s);
-            result = driver_measure(ctx, &plan[i], by_process, preflight, progress, raw, 0);
+            result = mb_plan_measure(ctx, &plan[i], by_process, preflight, progress, raw, 0);
             mb_sysinfo_set_memory_span_cap(span_cap);
         }
         ctx->node_process = NULL;
@@ -572,363 +558,18 @@ static int driver_run_plan(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
             json_object_set_new(result, "wall_s", json_real(*mark_s - bench_began_s));
             if (!plan[i].skip_reason && strcmp(plan[i].bench->group, "os") == 0)
                 mb_node_runs_attach(result, node_runs);
-            if (driver_commit_record(timings, results, raw, result, false) != 0)
+            if (mb_plan_commit_record(timings, results, raw, result, false) != 0)
                 failed = 1;
             if (!plan[i].skip_reason)
                 mb_progress_bench_end(*mark_s - bench_began_s);
         }
-        if (!driver_root_ok(ctx->comm, !failed)) {
+        if (!mb_plan_root_ok(ctx->comm, !failed)) {
             failed = 1;
             break;
         }
     }
     mb_progress_finish();
     free(est);
-    return failed ? -1 : 0;
-}
-
-/* How long the drift re-measure waits at most for the probe to read the usual state again
- * before it gives up (and less where the budget ends sooner), and its nap between probes:
- * the VMs' states lasted 16-30 s at a time (drift_probe.h); with 10 s, two of four default
- * runs gave up while the node sat in the other state. */
-#define DRIVER_REMEASURE_WAIT_S 30.0
-#define DRIVER_REMEASURE_NAP_NS 500000000L
-
-/* Rank 0: note on the record of benchmark name that it was not measured again, and why. */
-static int driver_note_not_remeasured(mb_results_t *results, const char *name, const char *why)
-{
-    char err[512];
-    const json_t *b;
-    size_t i;
-    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, b)
-    {
-        if (strcmp(json_string_value(json_object_get(b, "name")), name) != 0)
-            continue;
-        json_t *noted = json_deep_copy(b);
-        json_object_set_new(noted, "drift_remeasure", mb_drift_not_remeasured_json(why));
-        if (mb_results_replace_benchmark(results, noted, err, sizeof err) != 0) {
-            mb_progress_note("mbsuite: error: %s", err);
-            return -1;
-        }
-        return 0;
-    }
-    return 0;
-}
-
-/* How a wait for the node's usual state ended (driver_wait_usual_state). */
-enum { DRIVER_WAIT_BACK, DRIVER_WAIT_NAP, DRIVER_WAIT_OFF, DRIVER_WAIT_NO_TIME };
-
-/* Collective: probe until the reading is back within the flag ratio of usual_ns (rank 0's:
- * the run's usual state, drift.h), napping between tries, for DRIVER_REMEASURE_WAIT_S at
- * most and, with a budget, while need_s still fits before end_s. Returns DRIVER_WAIT_BACK;
- * DRIVER_WAIT_OFF when it gave up with the probe still off the usual state (the wait's
- * limit or the budget ended it: *budget_ended, rank 0); DRIVER_WAIT_NO_TIME when the probe
- * read the usual state but the budget could not hold need_s (a measurement again never
- * starts where the budget cannot hold it). The same on every rank. *ns: the last reading
- * (rank 0), *waited_s: how long it waited. */
-static int driver_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
-                                   double need_s, double *ns, double *waited_s, bool *budget_ended)
-{
-    double start_s = mb_clock_elapsed_s();
-    for (;;) {
-        *ns = mb_drift_probe_ns(ctx);
-        double now_s = mb_clock_elapsed_s(), nap_s = DRIVER_REMEASURE_NAP_NS / 1e9;
-        *waited_s = now_s - start_s;
-        bool off = ctx->rank == 0 && mb_drift_off(*ns, usual_ns);
-        /* back, it would start now; else after a nap at least */
-        *budget_ended = end_s > 0 && now_s + (off ? nap_s : 0) + need_s > end_s;
-        int state = DRIVER_WAIT_BACK;
-        if (ctx->rank == 0 && !off)
-            state = *budget_ended ? DRIVER_WAIT_NO_TIME : DRIVER_WAIT_BACK;
-        else if (ctx->rank == 0)
-            state = *budget_ended || *waited_s + nap_s > DRIVER_REMEASURE_WAIT_S ? DRIVER_WAIT_OFF
-                                                                                 : DRIVER_WAIT_NAP;
-        MB_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, ctx->comm));
-        if (state != DRIVER_WAIT_NAP)
-            return state;
-        if (ctx->rank == 0)
-            nanosleep(&(struct timespec){.tv_nsec = DRIVER_REMEASURE_NAP_NS}, NULL);
-        mb_mpi_wait_quietly(ctx->comm);
-    }
-}
-
-/* Rank 0: the plan entries to measure again (their indices into which, their working-set
- * caps into caps; returns how many) and the probe's reading in the run's usual state; the flagged
- * ones the time left does not cover are noted so on their records. -1 on a write error. */
-static int driver_remeasure_choose(const driver_plan_t *plan, size_t nplan, mb_results_t *results,
-                                   double end_s, int *which, unsigned long long *caps,
-                                   double *usual_ns)
-{
-    const json_t *root = mb_results_json(results), *f;
-    json_t *summary = mb_drift_summary(root, "", NULL);
-    double left_s = end_s > 0 ? end_s - mb_clock_elapsed_s() : -1;
-    json_t *names = mb_drift_remeasure_names(summary, root, left_s);
-    int n = 0, rc = 0;
-    size_t i, k;
-    *usual_ns = json_number_value(json_object_get(summary, "usual_ns"));
-    json_array_foreach(json_object_get(summary, "flagged"), i, f)
-    {
-        const char *name = json_string_value(json_object_get(f, "name"));
-        bool chosen = false;
-        for (k = 0; k < json_array_size(names); k++)
-            chosen = chosen || strcmp(json_string_value(json_array_get(names, k)), name) == 0;
-        for (k = 0; chosen && k < nplan && strcmp(plan[k].bench->name, name) != 0; k++)
-            ;
-        if (!chosen || k == nplan) {
-            if (driver_note_not_remeasured(results, name,
-                                           "the time budget left no room to measure it again") != 0)
-                rc = -1;
-            continue;
-        }
-        const json_t *b, *cap;
-        size_t j;
-        caps[n] = 0;
-        json_array_foreach(json_object_get(root, "benchmarks"), j,
-                           b) if (strcmp(json_string_value(json_object_get(b, "name")), name) ==
-                                      0 &&
-                                  (cap = json_object_get(b, "memory_span_cap_bytes"))) caps[n] =
-            (unsigned long long)json_integer_value(cap);
-        which[n++] = (int)k;
-    }
-    json_decref(names);
-    json_decref(summary);
-    return rc < 0 ? -1 : n;
-}
-
-/* A measurement again whose own probe readings are still off the usual state (the node
- * changed state during it: 4 of 18 in three default runs on the 2-vCPU VM, 2026-11-27) is
- * measured once more, after the other flagged benchmarks' first measurement again, where the
- * budget still holds it: this many measurements again at most. */
-#define DRIVER_REMEASURE_TRIES 2
-
-/* A flagged benchmark to measure again (driver_remeasure). */
-typedef struct driver_again {
-    const driver_plan_t *p;
-    json_t *first;          /* rank 0: its first measurement's record */
-    double need_s;          /* rank 0: its last measurement's wall time */
-    double last_ns;         /* rank 0: the probe's mean reading around its last */
-    double usual_ns, end_s; /* the run's usual state; the budget's end (0: none) */
-    unsigned long long cap; /* its first measurement's working-set cap, 0: none */
-    int index, n;           /* its place among the n measured again */
-    bool retry;             /* disturbed again: once more (on every rank) */
-    char why[256];          /* rank 0: why the wait gave up */
-} driver_again_t;
-
-/* Measure a->p again (attempt 1, 2, ...) once the probe reads the usual state, and replace its
- * record. Collective; the same on every rank: 0 when done, 1 when measured but its readings
- * were still off the usual state and another attempt fits (DRIVER_REMEASURE_TRIES, the
- * budget), 2 when the wait gave up with the node off its usual state, 3 when the budget
- * could not hold it (a->why, rank 0, for both), -1 on a write error. */
-static int driver_remeasure_once(mb_context_t *ctx, driver_again_t *a, int attempt,
-                                 const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
-                                 const mb_timings_t *timings)
-{
-    double ns = 0, waited_s = 0;
-    bool budget_ended = false;
-    int waited = driver_wait_usual_state(ctx, a->usual_ns, a->end_s, a->need_s, &ns, &waited_s,
-                                         &budget_ended);
-    if (waited == DRIVER_WAIT_NO_TIME) {
-        if (ctx->rank == 0)
-            snprintf(a->why, sizeof a->why, "the time budget left no room to measure it again");
-        return 3;
-    }
-    if (waited == DRIVER_WAIT_OFF) {
-        if (ctx->rank == 0)
-            snprintf(a->why, sizeof a->why,
-                     "the probe still read %.0f ns after %.1f s, off the %.0f ns of the run's "
-                     "usual state%s",
-                     ns, waited_s, a->usual_ns,
-                     budget_ended ? ", when the time budget had no more room" : "");
-        return 2;
-    }
-    double began_s = mb_clock_elapsed_s();
-    uint64_t span_cap = mb_sysinfo_memory_span_cap();
-    ctx->budget_deadline_s = a->end_s;
-    ctx->budget_coarse_first = false; /* its first measurement fitted its share */
-    if (a->cap > 0)
-        mb_sysinfo_set_memory_span_cap(a->cap);
-    if (ctx->rank == 0) {
-        double was_ns = 0;
-        mb_drift_record_ns(a->first, &was_ns);
-        if (attempt == 1)
-            mb_progress_note("mbsuite: measuring %s again: the drift probe read %.0f ns around "
-                             "it, the run's usual state %.0f ns; now %.0f ns",
-                             a->p->bench->name, was_ns, a->usual_ns, ns);
-        else
-            mb_progress_note("mbsuite: measuring %s again, attempt %d: the probe read %.0f ns "
-                             "around the last, the run's usual state %.0f ns; now %.0f ns",
-                             a->p->bench->name, attempt, a->last_ns, a->usual_ns, ns);
-        mb_progress_bench_begin(&(mb_progress_bench_t){.index = (size_t)a->index,
-                                                       .name = a->p->bench->name,
-                                                       .npoints = a->p->npoints,
-                                                       .own_s = -1,
-                                                       .rest_s = -1});
-    }
-    char progress[32];
-    snprintf(progress, sizeof progress, "[again %d/%d]", a->index + 1, a->n);
-    json_t *result = driver_measure(ctx, a->p, false, preflight, progress, raw, attempt);
-    mb_sysinfo_set_memory_span_cap(span_cap);
-    ctx->budget_deadline_s = 0;
-    int rc = 0;
-    if (ctx->rank == 0) {
-        double wall_s = mb_clock_elapsed_s() - began_s, now_ns = 0;
-        bool off = mb_drift_record_ns(result, &now_ns) && mb_drift_off(now_ns, a->usual_ns);
-        json_object_set_new(result, "drift_remeasure",
-                            mb_drift_remeasured_json(a->first, ns, attempt));
-        if (a->cap > 0)
-            json_object_set_new(result, "memory_span_cap_bytes", json_integer((json_int_t)a->cap));
-        if (a->end_s > 0)
-            json_object_set_new(result, "budget_share_s", json_real(a->end_s - began_s));
-        json_object_set_new(result, "wall_s", json_real(wall_s));
-        if (driver_commit_record(timings, results, raw, result, true) != 0)
-            rc = -1;
-        mb_progress_bench_end(wall_s);
-        if (rc == 0 && off && attempt < DRIVER_REMEASURE_TRIES &&
-            (a->end_s <= 0 || mb_clock_elapsed_s() + wall_s <= a->end_s)) {
-            rc = 1;
-            a->need_s = wall_s;
-            a->last_ns = now_ns;
-        }
-    }
-    MB_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, ctx->comm));
-    return rc;
-}
-
-/* Rank 0: a's first measurement's record and wall time, from the results. */
-static void driver_remeasure_first(const mb_results_t *results, driver_again_t *a)
-{
-    const json_t *b;
-    size_t j;
-    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j, b)
-    {
-        if (strcmp(json_string_value(json_object_get(b, "name")), a->p->bench->name) == 0)
-            a->first = json_deep_copy(b);
-    }
-    a->need_s = json_number_value(json_object_get(a->first, "wall_s"));
-}
-
-/* Rank 0: the wait before again[k]'s measurement number attempt gave up: with the node off
- * its usual state (stop: the rest would wait as long), or for the budget (only this one: a
- * shorter one may fit). On the first pass those benchmarks are noted not measured again,
- * with why; on the second they keep their measurement again. Returns 0, or -1 on a write
- * error. */
-static int driver_remeasure_gave_up(const driver_plan_t *plan, const int *which, int n,
-                                    const driver_again_t *again, int k, int attempt, bool stop,
-                                    mb_results_t *results)
-{
-    const char *name = again[k].p->bench->name, *why = again[k].why;
-    int more = 0; /* the others given up with it */
-    for (int rest = k + 1; stop && rest < n; rest++)
-        more += attempt == 1 || again[rest].retry;
-    if (attempt == 1) {
-        if (more > 0)
-            mb_progress_note("mbsuite: %s and %d more not measured again: %s", name, more, why);
-        else
-            mb_progress_note("mbsuite: %s not measured again: %s", name, why);
-        /* those measured again, disturbed, and now not a third time */
-        for (int before = 0; stop && before < k; before++)
-            if (again[before].retry)
-                mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third "
-                                 "time): %s",
-                                 again[before].p->bench->name, why);
-        for (int rest = k; rest <= k + more; rest++)
-            if (driver_note_not_remeasured(results, plan[which[rest]].bench->name, why) != 0)
-                return -1;
-        return 0;
-    }
-    if (more > 0)
-        mb_progress_note("mbsuite: %s and %d more keep their measurement again (not measured a "
-                         "third time): %s",
-                         name, more, why);
-    else
-        mb_progress_note("mbsuite: %s keeps its measurement again (not measured a third time): %s",
-                         name, why);
-    return 0;
-}
-
-/* The drift re-measure ([run] drift_remeasure; README, "Drift probe"): once every benchmark
- * is measured, each mpi or shm benchmark whose probe readings were off the run's usual
- * state (drift.h) is measured once more, in the order measured, when the probe reads the usual
- * state again (waiting DRIVER_REMEASURE_WAIT_S at most, and only while the budget still
- * holds the benchmark's first wall time), within the time budget; then, in a second pass,
- * once more each whose probe readings were off the usual state around that too
- * (driver_remeasure_once). Its record is replaced and keeps its first readings
- * (drift_remeasure), and raw.csv.gz gets its samples again (a reader keeps the last:
- * raw_read.h). A flagged benchmark not measured again says why. Collective. Returns 0, or
- * -1 on a write error (rank 0's, shared). */
-static int driver_remeasure(mb_context_t *ctx, driver_plan_t *plan, size_t nplan,
-                            const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
-                            double budget_s, double began_s, const mb_timings_t *timings)
-{
-    if (!ctx->config->run_drift_remeasure || !mb_drift_probe_pair(ctx))
-        return 0;
-    double end_s = budget_s > 0 ? began_s + budget_s * (1 - MB_BUDGET_RESERVE) : 0;
-    double usual_ns = 0;
-    int n = 0, failed = 0;
-    int *which = calloc(nplan ? nplan : 1, sizeof *which);
-    unsigned long long *caps = calloc(nplan ? nplan : 1, sizeof *caps);
-    if (!which || !caps)
-        mb_mpi_fail("calloc in driver_remeasure", MPI_ERR_NO_MEM, __FILE__, __LINE__);
-    if (ctx->rank == 0) {
-        n = driver_remeasure_choose(plan, nplan, results, end_s, which, caps, &usual_ns);
-        failed = n < 0;
-    }
-    if (!driver_root_ok(ctx->comm, !failed))
-        goto out;
-    /* Rank 0's clock decides, as for the budget's shares. */
-    MB_MPI_CHECK(MPI_Bcast(&end_s, 1, MPI_DOUBLE, 0, ctx->comm));
-    MB_MPI_CHECK(MPI_Bcast(&n, 1, MPI_INT, 0, ctx->comm));
-    MB_MPI_CHECK(MPI_Bcast(which, n, MPI_INT, 0, ctx->comm));
-    MB_MPI_CHECK(MPI_Bcast(caps, n, MPI_UNSIGNED_LONG_LONG, 0, ctx->comm));
-    if (ctx->rank == 0 && n > 0) {
-        char why[256];
-        mb_progress_start(stderr, mb_progress_mode_detect(why, sizeof why), (size_t)n, began_s,
-                          NULL);
-    }
-    /* First every flagged benchmark once, then those whose measurement again was disturbed
-     * once more: a third measurement of one never takes the time of another's second. */
-    driver_again_t *again = calloc(n ? (size_t)n : 1, sizeof *again);
-    if (!again)
-        mb_mpi_fail("calloc in driver_remeasure", MPI_ERR_NO_MEM, __FILE__, __LINE__);
-    int rc = 0;
-    for (int attempt = 1; attempt <= DRIVER_REMEASURE_TRIES && rc == 0; attempt++) {
-        for (int k = 0; k < n; k++) {
-            driver_again_t *a = &again[k];
-            if (attempt == 1) {
-                *a = (driver_again_t){.p = &plan[which[k]],
-                                      .usual_ns = usual_ns,
-                                      .end_s = end_s,
-                                      .cap = caps[k],
-                                      .index = k,
-                                      .n = n};
-                if (ctx->rank == 0)
-                    driver_remeasure_first(results, a);
-            } else if (!a->retry) {
-                continue;
-            }
-            rc = driver_remeasure_once(ctx, a, attempt, preflight, results, raw, timings);
-            a->retry = rc == 1;
-            if ((rc == 2 || rc == 3) && ctx->rank == 0 &&
-                driver_remeasure_gave_up(plan, which, n, again, k, attempt, rc == 2, results) != 0)
-                rc = -1;
-            if (rc == 1 || rc == 3) /* on to the next: a shorter one may fit */
-                rc = 0;
-            if (!driver_root_ok(ctx->comm, rc != -1)) {
-                failed = 1;
-                rc = -1;
-            }
-            if (rc != 0)
-                break;
-        }
-    }
-    for (int k = 0; k < n; k++)
-        json_decref(again[k].first);
-    free(again);
-    if (ctx->rank == 0)
-        mb_progress_finish();
-out:
-    free(which);
-    free(caps);
     return failed ? -1 : 0;
 }
 
@@ -940,7 +581,7 @@ out:
  * 0 the replies, one entry per node (mb_node_runs_phase); NULL elsewhere. *own: this
  * node's entry on its first rank. *ran: whether the phase ran (the same on every rank). */
 static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t *layout,
-                                const char *config_text, const driver_plan_t *plan, size_t nplan,
+                                const char *config_text, const mb_plan_entry_t *plan, size_t nplan,
                                 int k, json_t **own, bool *ran)
 {
     *own = NULL;
@@ -963,7 +604,7 @@ static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t 
 /* results.json's system.os_phase: how the os benchmarks ran (driver_node_runs), or NULL
  * when none of the plan's does. New reference. */
 static json_t *driver_os_phase_json(hwloc_topology_t topo, const mb_config_t *cfg,
-                                    const driver_plan_t *plan, size_t nplan, int runs)
+                                    const mb_plan_entry_t *plan, size_t nplan, int runs)
 {
     bool any = false;
     for (size_t i = 0; i < nplan; i++)
@@ -1007,7 +648,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
 
     mb_config_t *cfg = malloc(sizeof *cfg);
     bool *selected = calloc(mb_registry_count(), sizeof *selected);
-    driver_plan_t *plan = calloc(mb_registry_count(), sizeof *plan);
+    mb_plan_entry_t *plan = calloc(mb_registry_count(), sizeof *plan);
     size_t nplan = 0;
     mb_results_t *results = NULL;
     mb_raw_t *raw = NULL;
@@ -1034,7 +675,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     bool out_ok = rank != 0 || driver_check_out_dir(opts->out_dir, opts->force, err, sizeof err) == 0;
     if (!out_ok)
         driver_error(rank, "%s", err);
-    if (!driver_root_ok(comm, out_ok))
+    if (!mb_plan_root_ok(comm, out_ok))
         goto done;
     mb_sysinfo_set_memory_span_cap(cfg->shm_memory_max);
     mb_timing_t timing = {.clock = mb_clock_get((mb_clock_id_t)cfg->timing_clock)};
@@ -1073,7 +714,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     bool ok = rank != 0 || driver_make_out_dir(opts->out_dir, dir, sizeof dir, err, sizeof err) == 0;
     if (!ok)
         driver_error(rank, "%s", err);
-    if (!driver_root_ok(comm, ok))
+    if (!mb_plan_root_ok(comm, ok))
         goto done;
 
     json_t *system = mb_provenance_gather(comm, &layout, topo, &timing, self_bound, argc, argv);
@@ -1093,7 +734,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
             driver_error(rank, "%s", err);
     }
     ok = results && driver_raw_open(opts, cfg, dir, results, &raw) == 0;
-    if (!driver_root_ok(comm, rank != 0 || ok))
+    if (!mb_plan_root_ok(comm, rank != 0 || ok))
         goto done;
     mark_s = mb_timings_lap(timings, "setup", mark_s);
     driver_record_timings(timings, results, true);
@@ -1111,7 +752,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
      * an abort for a noisy node, which the record then explains. */
     mark_s = mb_timings_lap(timings, "preflight", mark_s);
     driver_record_timings(timings, results, true);
-    if (!driver_root_ok(comm, ok))
+    if (!mb_plan_root_ok(comm, ok))
         goto done;
     if (driver_clock_sync(&ctx, results) != 0)
         goto done;
@@ -1140,7 +781,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (driver_run_plan(&ctx, plan, nplan, preflight, node_runs, node_reply, os_by_process,
                         results, raw, budget_s, began_s, timings, &mark_s) != 0)
         goto done;
-    if (driver_remeasure(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s, timings) !=
+    if (mb_remeasure_run(&ctx, plan, nplan, preflight, results, raw, budget_s, began_s, timings) !=
         0)
         goto done;
     if (results && budget_s > 0 &&

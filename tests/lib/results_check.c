@@ -472,9 +472,9 @@ static int check_drift_probe(mb_check_t *c, const json_t *b, size_t *probed)
     return 0;
 }
 
-/* A benchmark's drift re-measure note (driver_remeasure), where it has one: measured again,
- * with its first measurement's readings, the reading that let it and how many times, the
- * record then probed itself; or not, with why. */
+/* A benchmark's drift re-measure note (src/run/remeasure.h), where it has one: measured
+ * again, with its first measurement's readings, the reading that let it and how many times,
+ * the record then probed itself; or not, with why. */
 static int check_drift_remeasure(mb_check_t *c, const json_t *b)
 {
     const json_t *note = json_object_get(b, "drift_remeasure");
