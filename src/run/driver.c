@@ -53,13 +53,6 @@ static void driver_error(int rank, const char *fmt, const char *what)
     }
 }
 
-bool mb_plan_root_ok(MPI_Comm comm, bool ok)
-{
-    int v = ok;
-    MB_MPI_CHECK(MPI_Bcast(&v, 1, MPI_INT, 0, comm));
-    return v != 0;
-}
-
 /* config/default.ini beside the executable, so the suite runs from any directory. */
 static void driver_default_config(char *path, size_t len)
 {
@@ -329,35 +322,6 @@ static int driver_clock_sync(mb_context_t *ctx, mb_results_t *results)
     return mb_plan_root_ok(ctx->comm, ok) ? 0 : -1;
 }
 
-/* Rank 0 (results != NULL): the timings so far into results.json, written now or, for
- * bookkeeping at every benchmark, with the next write. Only a warning when it fails: the
- * figures do not depend on it, and a failing disk fails the next write of results anyway. */
-static void driver_record_timings(const mb_timings_t *timings, mb_results_t *results, bool now)
-{
-    if (!results)
-        return;
-    char err[512] = "out of memory";
-    json_t *section = mb_timings_json(timings, mb_clock_elapsed_s(), mb_timings_peak_rss_bytes());
-    int rc = !section ? -1
-             : now    ? mb_results_set_section(results, "timings", section, err, sizeof err)
-                      : mb_results_stage_section(results, "timings", section, err, sizeof err);
-    if (rc != 0)
-        mb_progress_note("mbsuite: warning: recording the timings: %s", err);
-}
-
-/* Rank 0: the benchmark's raw samples made durable, and results.json's "raw" section (written
- * with the benchmark) counting them. Returns 0, or -1 after saying why. */
-static int driver_raw_commit(mb_raw_t *raw, mb_results_t *results)
-{
-    char err[512];
-    if (mb_raw_commit(raw, err, sizeof err) != 0 ||
-        mb_results_stage_section(results, "raw", mb_raw_json(raw), err, sizeof err) != 0) {
-        mb_progress_note("mbsuite: error: %s", err);
-        return -1;
-    }
-    return 0;
-}
-
 /* Rank 0, once results.json exists: raw.csv.gz.part started (NULL with the reason recorded
  * when raw samples are off), or -1 after an error. */
 static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, const char *dir,
@@ -376,22 +340,6 @@ static int driver_raw_open(const mb_options_t *opts, const mb_config_t *cfg, con
         return -1;
     }
     return 0;
-}
-
-int mb_plan_commit_record(const mb_timings_t *timings, mb_results_t *results, mb_raw_t *raw,
-                          json_t *record, bool again)
-{
-    char err[512];
-    int rc = 0;
-    driver_record_timings(timings, results, false);
-    if (raw && driver_raw_commit(raw, results) != 0)
-        rc = -1;
-    if ((again ? mb_results_replace_benchmark : mb_results_add_benchmark)(results, record, err,
-                                                                          sizeof err) != 0) {
-        mb_progress_note("mbsuite: error: %s", err);
-        rc = -1;
-    }
-    return rc;
 }
 
 /* Rank 0: benchmark i of the plan begins on the progress line (progress.h), with the
@@ -424,62 +372,6 @@ static void driver_progress_begin(const mb_plan_entry_t *plan, size_t nplan, siz
 static bool driver_by_process(const mb_plan_entry_t *p, bool os_by_process)
 {
     return os_by_process && !p->skip_reason && strcmp(p->bench->group, "os") == 0;
-}
-
-/* Whether plan entry p is probed for drift (drift_probe.h): only where ranks or cores talk;
- * a harness or os figure stays on its core. */
-static bool driver_probed(const mb_plan_entry_t *p, bool by_process)
-{
-    return !by_process && !p->skip_reason &&
-           (strcmp(p->bench->group, "mpi") == 0 || strcmp(p->bench->group, "shm") == 0);
-}
-
-/* The drift probe's reading around plan entry p's measurement (0: its first, k: its k-th
- * again; collective; NAN off rank 0). Test hook, MBSUITE_INJECT_DRIFT=NAME[:K][,NAME[:K]...]
- * (read on rank 0): the readings around each NAME's first K measurements (K = 1 when not
- * given) read 3 times what they were, as if the node had been in another state then, so
- * that tests can see a flagged benchmark measured again (drift_remeasure), and once more. */
-static double driver_probe_ns(const mb_context_t *ctx, const mb_plan_entry_t *p, int measurement)
-{
-    double ns = mb_drift_probe_ns(ctx);
-    const char *item = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
-    for (; item && *item; item += strcspn(item, ","), item += *item == ',') {
-        size_t len = strcspn(item, ":,");
-        long times = item[len] == ':' ? strtol(item + len + 1, NULL, 10) : 1;
-        if (strlen(p->bench->name) == len && strncmp(item, p->bench->name, len) == 0)
-            return measurement < times ? 3 * ns : ns;
-    }
-    return ns;
-}
-
-json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_process,
-                        const json_t *preflight, const char *progress, mb_raw_t *raw,
-                        int measurement)
-{
-    /* The headline is node 0's (MB_SCOPE_ONE): its node's noise qualifies the figures. */
-    json_t *noise = ctx->rank == 0 ? mb_preflight_node_noise(preflight, 0) : NULL;
-    if (ctx->rank == 0)
-        mb_results_live_extra("node_noise", noise);
-    bool probed = driver_probed(p, by_process);
-    if (ctx->rank == 0 && probed && p->npoints > 0) {
-        /* The probe before it is the benchmark's first step: an interruption during it (a
-         * rank killed just after the last record) records the benchmark, its first point
-         * failed, as during its points, not nothing (mb_measure_bench begins its own). */
-        json_t *header = mb_measure_json_header(p->bench, ctx->config);
-        mb_results_live_begin(header);
-        json_decref(header);
-        mb_results_live_point(mb_measure_json_failed(p->bench, &p->points[0], "interrupted"),
-                              NULL);
-    }
-    double before_ns = probed ? driver_probe_ns(ctx, p, measurement) : NAN;
-    json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw);
-    double after_ns = probed ? driver_probe_ns(ctx, p, measurement) : NAN;
-    if (noise)
-        json_object_set_new(result, "node_noise", noise);
-    if (ctx->rank == 0 && isfinite(before_ns) && isfinite(after_ns))
-        json_object_set_new(result, "drift_probe",
-                            json_pack("{s:f, s:f}", "before_ns", before_ns, "after_ns", after_ns));
-    return result;
 }
 
 /* Each benchmark's wall_s is rank 0's, from before its time limit is shared out until its
@@ -737,7 +629,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     if (!mb_plan_root_ok(comm, rank != 0 || ok))
         goto done;
     mark_s = mb_timings_lap(timings, "setup", mark_s);
-    driver_record_timings(timings, results, true);
+    mb_plan_record_timings(timings, results, true);
 
     /* --only naming node.mhz or node.perturb asks for the pre-flight whatever [preflight]
      * enabled says; an --only that names neither leaves it to the configuration, as the
@@ -751,13 +643,13 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     /* Recorded when disabled too (0 s), so that every run lists the same phases; and before
      * an abort for a noisy node, which the record then explains. */
     mark_s = mb_timings_lap(timings, "preflight", mark_s);
-    driver_record_timings(timings, results, true);
+    mb_plan_record_timings(timings, results, true);
     if (!mb_plan_root_ok(comm, ok))
         goto done;
     if (driver_clock_sync(&ctx, results) != 0)
         goto done;
     mark_s = mb_timings_lap(timings, "clock_sync", mark_s);
-    driver_record_timings(timings, results, true);
+    mb_plan_record_timings(timings, results, true);
     /* --time-budget (none: no budget), else the configuration's [run] time_budget. */
     double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
                       : opts->time_budget_s < 0 ? 0
@@ -805,7 +697,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
 done:
     if (results) {
         /* Written by the close below; main adds the plots once they are drawn. */
-        driver_record_timings(timings, results, false);
+        mb_plan_record_timings(timings, results, false);
         /* raw.csv.gz appears whole, before the results.json that says it is complete. */
         json_t *raw_section = NULL;
         if (raw && mb_raw_close(raw, &raw_section, err, sizeof err) != 0) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's plan as the driver (driver.c) and the drift re-measure (remeasure.c) share it:
  * each selected benchmark with its points, how one is measured, and how its record is
- * committed to the results. */
+ * committed to the results (plan.c). */
 #ifndef MB_PLAN_H
 #define MB_PLAN_H
 
@@ -16,7 +16,7 @@
 #include "results.h"
 #include "timings.h"
 
-/* One benchmark of the run, with its points (driver_plan). */
+/* One benchmark of the run, with its points (driver.c builds the plan). */
 typedef struct mb_plan_entry {
     const mb_bench_t *bench;
     const char *skip_reason; /* NULL: runs */
@@ -34,6 +34,11 @@ bool mb_plan_root_ok(MPI_Comm comm, bool ok);
 json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_process,
                         const json_t *preflight, const char *progress, mb_raw_t *raw,
                         int measurement);
+
+/* Rank 0 (results != NULL): the timings so far into results.json, written now or, for
+ * bookkeeping at every benchmark, with the next write. Only a warning when it fails: the
+ * figures do not depend on it, and a failing disk fails the next write of results anyway. */
+void mb_plan_record_timings(const mb_timings_t *timings, mb_results_t *results, bool now);
 
 /* Rank 0: a benchmark's record (stolen) into the results, added or, measured again,
  * replacing its first (again), with the run's timings so far; its raw samples on disk
