@@ -29,7 +29,8 @@ typedef struct mb_plan_entry {
 bool mb_plan_root_ok(MPI_Comm comm, bool ok);
 
 /* Measure plan entry p (not skipped) and return its record on rank 0 (NULL elsewhere), with
- * its node's noise and, where probed, the drift probe's readings just before and after it.
+ * its node's noise and, where probed (an mpi or shm benchmark, not by_process: one the os
+ * phase measured in a fresh process), the drift probe's readings just before and after it.
  * measurement: 0 the first, k the k-th drift re-measure (remeasure.h). Collective. */
 json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_process,
                         const json_t *preflight, const char *progress, mb_raw_t *raw,
