@@ -95,18 +95,6 @@ static void test_summary(void **state)
     json_decref(root);
 }
 
-/* What a report function wrote for root, as a new string. */
-static char *render(void (*fn)(FILE *, const json_t *), const json_t *root)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    fn(f, root);
-    assert_int_equal(fclose(f), 0);
-    return text;
-}
-
 /* The flagged c (wall 2 s) and e (wall 3 s) of doc(), in the order measured, while their
  * first measurements' wall times fit the time left. */
 static void test_remeasure_names(void **state)
@@ -159,7 +147,8 @@ static void test_remeasure_names(void **state)
     assert_string_equal(json_string_value(json_object_get(json_array_get(not_done, 0), "why")),
                         "no time");
     json_object_set_new(root, "drift", s);
-    char *text = render(mb_report_drift, root);
+    char *text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "  c: measured again at the run's end (its figures are the "
                                  "second measurement's): 300 and 310 ns around the first, 110 "
                                  "and 112 around the second\n"));
@@ -173,7 +162,8 @@ static void test_remeasure_names(void **state)
     json_object_set_new(root, "drift", mb_drift_summary(root, "m", "intra"));
     done = json_object_get(json_object_get(root, "drift"), "remeasured");
     assert_int_equal(json_integer_value(json_object_get(json_array_get(done, 0), "attempts")), 2);
-    text = render(mb_report_drift, root);
+    text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "  c: measured again at the run's end, twice (its figures are the "
                                  "third measurement's): 300 and 310 ns around the first, 110 "
                                  "and 112 around the third\n"));
@@ -222,7 +212,8 @@ static void test_report(void **state)
 {
     (void)state;
     json_t *root = doc();
-    char *text = render(mb_report_drift, root);
+    char *text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "drift: a 0-byte pingpong between world rank 0 and another "
                                  "rank, before and after each benchmark: "));
     assert_non_null(strstr(text, "median 115 ns over 8 readings; they fall into two groups, the "
@@ -237,14 +228,16 @@ static void test_report(void **state)
 
     /* the pair the run's section names: inter where rank 0's node had no other rank */
     json_object_set_new(root, "drift", mb_drift_summary(root, "m", "inter"));
-    text = render(mb_report_drift, root);
+    text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "between world rank 0 and the first rank of node 1, before"));
     free(text);
     json_decref(root);
 
     /* without probes: nothing */
     root = json_pack("{s:[o]}", "benchmarks", bench("x"));
-    text = render(mb_report_drift, root);
+    text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
     assert_string_equal(text, "");
     free(text);
     json_decref(root);
@@ -289,7 +282,8 @@ static void test_pattern_ratio(void **state)
     assert_true(json_is_null(json_object_get(ring, "drift_ratio")));
     json_object_set_new(root, "predictions", pred);
 
-    char *text = render(mb_report_patterns, root);
+    char *text = mb_testdoc_render(mb_report_patterns, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "mpi.halo2              median |error| 24.4% over 3 of 3 points; "
                                  "measured while the drift probe read 3.00x what it read during "
                                  "the recipe's benchmarks"));

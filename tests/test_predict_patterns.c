@@ -192,12 +192,8 @@ static void test_report_table(void **state)
     (void)state;
     json_t *root = mb_testdoc_fixture(FIXTURE);
     assert_non_null(root);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    mb_report_patterns(f, root);
-    assert_int_equal(fclose(f), 0);
+    char *text = mb_testdoc_render(mb_report_patterns, root);
+    assert_non_null(text);
     assert_non_null(strstr(text, "predicted vs measured (composite patterns"));
     assert_non_null(strstr(text, "  pattern                 p  d (B)  measured us  predicted us  "
                                  "error %  predicted from\n"));
@@ -217,10 +213,8 @@ static void test_report_table(void **state)
 
     /* a run still measuring (no fits, no predictions): no section */
     json_object_del(root, "fits");
-    text = NULL;
-    f = open_memstream(&text, &len);
-    mb_report_patterns(f, root);
-    assert_int_equal(fclose(f), 0);
+    text = mb_testdoc_render(mb_report_patterns, root);
+    assert_non_null(text);
     assert_string_equal(text, "");
     free(text);
     json_decref(root);

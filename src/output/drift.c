@@ -8,6 +8,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "record.h"
+
 /* One of bench's readings ("before_ns" or "after_ns"), or NAN. */
 static double drift_reading(const json_t *bench, const char *key)
 {
@@ -116,22 +118,17 @@ json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, doub
 {
     json_t *names = json_array();
     const json_t *f, *b;
-    size_t i, j;
+    size_t i;
     double spent_s = 0;
     json_array_foreach(json_object_get(summary, "flagged"), i, f)
     {
         const char *name = json_string_value(json_object_get(f, "name"));
-        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
-        {
-            const char *n = json_string_value(json_object_get(b, "name"));
-            if (!name || !n || strcmp(n, name) != 0)
-                continue;
-            spent_s += fmax(json_number_value(json_object_get(b, "wall_s")), 0);
-            if (left_s >= 0 && spent_s > left_s)
-                return names;
-            json_array_append_new(names, json_string(name));
-            break;
-        }
+        if (!name || !(b = mb_record_find(root, name)))
+            continue;
+        spent_s += fmax(json_number_value(json_object_get(b, "wall_s")), 0);
+        if (left_s >= 0 && spent_s > left_s)
+            return names;
+        json_array_append_new(names, json_string(name));
     }
     return names;
 }

@@ -17,6 +17,7 @@
 #include "drift_probe.h"
 #include "mpi_util.h"
 #include "progress.h"
+#include "record.h"
 #include "sysinfo.h"
 #include "timing.h"
 
@@ -27,23 +28,21 @@
 #define REMEASURE_WAIT_S 30.0
 #define REMEASURE_NAP_NS 500000000L
 
+/* Why a flagged benchmark the time left could not hold was not measured again. */
+#define REMEASURE_NO_TIME_WHY "the time budget left no room to measure it again"
+
 /* Rank 0: note on the record of benchmark name that it was not measured again, and why. */
 static int remeasure_note_not_remeasured(mb_results_t *results, const char *name, const char *why)
 {
     char err[512];
-    const json_t *b;
-    size_t i;
-    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), i, b)
-    {
-        if (strcmp(json_string_value(json_object_get(b, "name")), name) != 0)
-            continue;
-        json_t *noted = json_deep_copy(b);
-        json_object_set_new(noted, "drift_remeasure", mb_drift_not_remeasured_json(why));
-        if (mb_results_replace_benchmark(results, noted, err, sizeof err) != 0) {
-            mb_progress_note("mbsuite: error: %s", err);
-            return -1;
-        }
+    const json_t *b = mb_record_find(mb_results_json(results), name);
+    if (!b)
         return 0;
+    json_t *noted = json_deep_copy(b);
+    json_object_set_new(noted, "drift_remeasure", mb_drift_not_remeasured_json(why));
+    if (mb_results_replace_benchmark(results, noted, err, sizeof err) != 0) {
+        mb_progress_note("mbsuite: error: %s", err);
+        return -1;
     }
     return 0;
 }
@@ -108,20 +107,12 @@ static int remeasure_choose(const mb_plan_entry_t *plan, size_t nplan, mb_result
         for (k = 0; chosen && k < nplan && strcmp(plan[k].bench->name, name) != 0; k++)
             ;
         if (!chosen || k == nplan) {
-            if (remeasure_note_not_remeasured(
-                    results, name, "the time budget left no room to measure it again") != 0)
+            if (remeasure_note_not_remeasured(results, name, REMEASURE_NO_TIME_WHY) != 0)
                 rc = -1;
             continue;
         }
-        const json_t *b, *cap;
-        size_t j;
-        caps[n] = 0;
-        json_array_foreach(json_object_get(root, "benchmarks"), j, b)
-        {
-            if (strcmp(json_string_value(json_object_get(b, "name")), name) == 0 &&
-                (cap = json_object_get(b, "memory_span_cap_bytes")))
-                caps[n] = (unsigned long long)json_integer_value(cap);
-        }
+        const json_t *cap = json_object_get(mb_record_find(root, name), "memory_span_cap_bytes");
+        caps[n] = cap ? (unsigned long long)json_integer_value(cap) : 0;
         which[n++] = (int)k;
     }
     json_decref(names);
@@ -163,7 +154,7 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
                                             &budget_ended);
     if (waited == REMEASURE_WAIT_NO_TIME) {
         if (ctx->rank == 0)
-            snprintf(a->why, sizeof a->why, "the time budget left no room to measure it again");
+            snprintf(a->why, sizeof a->why, "%s", REMEASURE_NO_TIME_WHY);
         return 3;
     }
     if (waited == REMEASURE_WAIT_OFF) {
@@ -231,13 +222,7 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
 /* Rank 0: a's first measurement's record and wall time, from the results. */
 static void remeasure_first(const mb_results_t *results, remeasure_again_t *a)
 {
-    const json_t *b;
-    size_t j;
-    json_array_foreach(json_object_get(mb_results_json(results), "benchmarks"), j, b)
-    {
-        if (strcmp(json_string_value(json_object_get(b, "name")), a->p->bench->name) == 0)
-            a->first = json_deep_copy(b);
-    }
+    a->first = json_deep_copy(mb_record_find(mb_results_json(results), a->p->bench->name));
     a->need_s = json_number_value(json_object_get(a->first, "wall_s"));
 }
 

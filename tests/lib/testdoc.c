@@ -164,3 +164,18 @@ json_t *mb_testdoc_results(const char *dir)
     snprintf(path, sizeof path, "%s/results.json", dir);
     return testdoc_load(path);
 }
+
+char *mb_testdoc_render(void (*fn)(FILE *, const json_t *), const json_t *root)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fn(f, root);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}

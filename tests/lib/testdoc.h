@@ -6,6 +6,8 @@
 #ifndef MB_TESTDOC_H
 #define MB_TESTDOC_H
 
+#include <stdio.h>
+
 #include <jansson.h>
 
 /* A record in group "mpi" with no points yet: axes given as "name:role", or for a label
@@ -38,5 +40,9 @@ json_t *mb_testdoc_fixture(const char *name);
 /* A run's DIR/results.json as written (duplicate keys refused; new reference), or NULL with
  * the reason on stderr. */
 json_t *mb_testdoc_results(const char *dir);
+
+/* What a report section fn wrote for root, as a new string (free it), or NULL when the
+ * in-memory stream could not be opened or closed. */
+char *mb_testdoc_render(void (*fn)(FILE *, const json_t *), const json_t *root);
 
 #endif
