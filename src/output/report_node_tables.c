@@ -73,22 +73,36 @@ static const json_t *nt_point(const json_t *bench, const char *key, const char *
     return NULL;
 }
 
+/* Why a derived figure of 0 is shown as none: a cost less its base (os_util.h,
+ * mb_os_subtract_ns) is clamped at 0 where the base read as long, as lmbench's lat_ctx and
+ * lat_sig do; 0 us is no context switch's or signal's cost, only a difference lost in noise. */
+#define NT_CLAMPED_WHY                                                                             \
+    "read 0: the time it is corrected by read as long or longer (the difference is lost in "       \
+    "their noise)"
+
 /* The figure of node `node` from a "runs" record (node_runs.h): its per-node values,
  * each converted (bandwidth from time) before the mean and error are taken. */
-static void nt_from_runs(const json_t *runs, int node, double bytes, nt_value_t *out)
+static void nt_from_runs(const json_t *runs, const char *bench, int node, double bytes,
+                         nt_value_t *out)
 {
     const json_t *mine = json_array_get(json_object_get(runs, "per_node"), (size_t)node);
     const json_t *values = json_object_get(mine, "values"), *x;
-    size_t n = json_array_size(values), k = 0, i;
+    size_t n = json_array_size(values), k = 0, zeros = 0, i;
     double *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         return;
     json_array_foreach(values, i, x)
+    {
         if (json_is_number(x) && json_number_value(x) > 0)
             v[k++] = bytes > 0 ? bytes / json_number_value(x) * 1e3 : json_number_value(x);
+        else if (json_is_number(x) && json_number_value(x) == 0)
+            zeros++;
+    }
     if (k > 0) {
         out->k = (int)k;
         mb_stats_mean_stderr(v, k, &out->mean, &out->se);
+    } else if (zeros > 0) {
+        snprintf(out->why, sizeof out->why, "%s, every run: " NT_CLAMPED_WHY, bench);
     } else {
         snprintf(out->why, sizeof out->why, "no run gave it: %s",
                  mb_report_text_dash(mb_report_text_str(mine, "failed_why")));
@@ -120,7 +134,10 @@ static void nt_lookup(const json_t *root, const nt_fig_t *fig, int node, nt_valu
     if (fig->derived) {
         const json_t *runs = json_object_get(json_object_get(b, "derived_runs"), fig->derived);
         if (runs)
-            nt_from_runs(runs, node, 0, out);
+            nt_from_runs(runs, fig->bench, node, 0, out);
+        else if (node == 0 && mb_report_text_num(json_object_get(b, "derived"), fig->derived, &v) &&
+                 v == 0)
+            snprintf(out->why, sizeof out->why, "%s " NT_CLAMPED_WHY, fig->bench);
         else if (node == 0 && mb_report_text_num(json_object_get(b, "derived"), fig->derived, &v))
             nt_one(out, v);
         else
@@ -145,7 +162,7 @@ static void nt_lookup(const json_t *root, const nt_fig_t *fig, int node, nt_valu
     }
     const json_t *runs = json_object_get(pt, "runs");
     if (runs) {
-        nt_from_runs(runs, node, bytes, out);
+        nt_from_runs(runs, fig->bench, node, bytes, out);
         return;
     }
     const json_t *per = json_object_get(json_object_get(pt, "over_nodes"), "median_per_rank_ns");

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* Seed 003's node tables in the report (report_node_tables.h): a derived figure that its
+ * subtraction clamped at 0 (a context switch less its pipe overhead, os_util.h) is shown as
+ * none, with why, in one run and over --runs; a figure above 0 is shown as measured. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report_node_tables.h"
+#include "testdoc.h"
+
+/* The line of report that starts with prefix (after the indent), or fail. */
+static const char *line_of(const char *report, const char *prefix)
+{
+    for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        const char *t = l + strspn(l, " ");
+        if (strncmp(t, prefix, strlen(prefix)) == 0)
+            return t;
+    }
+    fail_msg("no line starting '%s' in:\n%s", prefix, report);
+    return NULL;
+}
+
+/* A run of one node whose os.ctx derived 4.6 us unpinned at 2p/0K, 0.93 us pinned there, and
+ * 0 (clamped) pinned at 8p/64K and 16p/64K. */
+static json_t *ctx_doc(void)
+{
+    return json_pack("{s:{s:[{s:s}]}, s:[{s:s, s:s, s:[{s:{}, s:s, s:f}], s:{s:f, s:f, s:f, "
+                     "s:f}}]}",
+                     "system", "node_list", "host", "n0", "benchmarks", "name", "os.ctx", "group",
+                     "os", "points", "params", "status", "ok", "median", 1000.0, "derived",
+                     "ctx_2p_0K_unpinned_ns", 4600.0, "ctx_2p_0K_pinned_ns", 930.0,
+                     "ctx_8p_64K_pinned_ns", 0.0, "ctx_16p_64K_pinned_ns", 0.0);
+}
+
+static void test_clamped_one_run(void **state)
+{
+    (void)state;
+    json_t *root = ctx_doc();
+    char *out = mb_testdoc_render(mb_report_node_tables, root);
+    assert_non_null(out);
+    /* Table 3 (pinned): 2p/0K as measured, 8p/64K none. */
+    const char *pinned = strstr(out, "Table 3 (pinned)");
+    assert_non_null(pinned);
+    const char *row = line_of(pinned, "n0 ");
+    assert_true(strncmp(row, "n0    0.9300", 12) == 0);
+    /* Both clamped columns under one reason that says why, no figure of 0 shown. */
+    assert_non_null(strstr(pinned, "- 8p/64K, 16p/64K: os.ctx read 0: the time it is "
+                                   "corrected by read as long or longer"));
+    const char *end = strchr(row, '\n');
+    assert_null(memmem(row, (size_t)(end - row), " 0 ", 3));
+    free(out);
+    json_decref(root);
+}
+
+static void test_clamped_every_run(void **state)
+{
+    (void)state;
+    json_t *root = ctx_doc();
+    json_t *bench = json_array_get(json_object_get(root, "benchmarks"), 0);
+    /* --runs 2: 8p/64K pinned read 0 in both runs; 2p/0K pinned 0 in one, 1000 in the other:
+     * the mean of the runs that gave a figure. */
+    json_object_set_new(bench, "derived_runs",
+                        json_pack("{s:{s:[{s:[f,f]}]}, s:{s:[{s:[f,f]}]}}", "ctx_8p_64K_pinned_ns",
+                                  "per_node", "values", 0.0, 0.0, "ctx_2p_0K_pinned_ns", "per_node",
+                                  "values", 0.0, 1000.0));
+    char *out = mb_testdoc_render(mb_report_node_tables, root);
+    assert_non_null(out);
+    const char *pinned = strstr(out, "Table 3 (pinned)");
+    assert_non_null(pinned);
+    assert_non_null(strstr(pinned, "8p/64K: os.ctx, every run: read 0: the time it is corrected"));
+    assert_true(strncmp(line_of(pinned, "n0 "), "n0    1.000", 11) == 0);
+    free(out);
+    json_decref(root);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clamped_one_run),
+        cmocka_unit_test(test_clamped_every_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
