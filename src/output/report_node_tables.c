@@ -135,12 +135,12 @@ static void nt_lookup(const json_t *root, const nt_fig_t *fig, int node, nt_valu
         const json_t *runs = json_object_get(json_object_get(b, "derived_runs"), fig->derived);
         if (runs)
             nt_from_runs(runs, fig->bench, node, 0, out);
-        else if (node == 0 && mb_report_text_num(json_object_get(b, "derived"), fig->derived, &v) &&
-                 v == 0)
-            snprintf(out->why, sizeof out->why, "%s " NT_CLAMPED_WHY, fig->bench);
-        else if (node == 0 && mb_report_text_num(json_object_get(b, "derived"), fig->derived, &v))
-            nt_one(out, v);
-        else
+        else if (node == 0 && mb_report_text_num(json_object_get(b, "derived"), fig->derived, &v)) {
+            if (v == 0)
+                snprintf(out->why, sizeof out->why, "%s " NT_CLAMPED_WHY, fig->bench);
+            else
+                nt_one(out, v);
+        } else
             snprintf(out->why, sizeof out->why,
                      node == 0 ? "%s: no %s (a point it needs failed)"
                                : "%s: %s is derived from node 0's points only (--runs 2 or "
