@@ -23,8 +23,8 @@
 
 /* In order of preference on a tie: the simplest and most common algorithms first.
  * Recursive doubling with the fold of a p that is not a power of two (floor(log2 p) + 2
- * steps, Thakur et al.) was tried: on five -np 16 runs of a 16-core VM it predicted p = 16
- * worse than these for every collective (allreduce 17-27% against 11-16%), as Open MPI's
+ * steps, Thakur et al.) was tried: on four -np 16 runs of a 16-core VM it predicted p = 16
+ * worse than these for every collective (allreduce 17-27% against 11-15%), as Open MPI's
  * p = 5..7 took no longer than p = 8 there. */
 const mb_fit_family_t mb_fit_families[MB_FIT_NFAMILIES] = {
     /* bcast, reduce: rounds of the whole message */
