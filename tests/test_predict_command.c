@@ -82,6 +82,13 @@ static void test_predict_command(void **state)
     assert_non_null(strstr(out, "warning: p=16 is outside the measured range 2..8"));
     assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1024", NULL), 0);
     assert_non_null(strstr(out, "mpi.pingpong pair=intra d=1024: 0.6024 us"));
+    /* Sizes as the configuration writes them. */
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1K", NULL), 0);
+    assert_non_null(strstr(out, "mpi.pingpong pair=intra d=1024: 0.6024 us"));
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "10X", NULL), 2);
+    assert_non_null(strstr(out, "-d: unknown unit 'X' in '10X' (use K, M or G)"));
+    assert_int_equal(run_predict(&out, "predict", path, "mpi.pingpong", "-d", "-5", NULL), 2);
+    assert_non_null(strstr(out, "-d: '-5' is not a size"));
     assert_int_equal(
         run_predict(&out, "predict", path, "mpi.pingpong", "-d", "1024", "--pair", "inter", NULL),
         0);

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "config_units.h"
 #include "fit.h"
 #include "fit_results.h"
 #include "predict_patterns.h"
@@ -28,7 +29,7 @@ static const char predict_help[] =
     "outside the measured range. A composite pattern (e.g. mpi.halo4) is predicted from its\n"
     "recipe, beside its measured time where the run has one.\n"
     "  -p P          process count, for a model that depends on it\n"
-    "  -d BYTES      message size in bytes, for a model that depends on it\n"
+    "  -d BYTES      message size in bytes (4096, 64K, 1M), for a model that depends on it\n"
     "  --pair PAIR   the series: intra (ranks on one node) or inter (on two nodes);\n"
     "                default: the first series measured\n";
 
@@ -72,9 +73,13 @@ static int predict_parse(int argc, char **argv, predict_args_t *a)
                 if ((a->p = predict_integer(v, 1)) < 0)
                     return predict_usage_error(
                         "-p: '%s' is not a process count (a whole number >= 1)%s", v, "");
-            } else if ((a->d = predict_integer(v, 0)) < 0) {
-                return predict_usage_error(
-                    "-d: '%s' is not a size in bytes (a whole number >= 0)%s", v, "");
+            } else {
+                /* As the configuration writes sizes: 4096, 64K, 1M, 1MiB. */
+                uint64_t bytes;
+                char why[160];
+                if (mb_units_parse_size(v, &bytes, why, sizeof why) != 0)
+                    return predict_usage_error("-d: %s%s", why, "");
+                a->d = (long long)bytes;
             }
         } else if (strncmp(arg, "--pair=", 7) == 0) {
             a->pair = arg + 7;
