@@ -156,11 +156,54 @@ static void test_predict_labels(void **state)
     unlink(path);
 }
 
+/* One process count measured: the model has no term in p, and predict says that its time
+ * at another p is the time at the measured one, not a prediction. A 0-byte model (no
+ * degrees of freedom) prints no Q. */
+static void test_predict_one_p(void **state)
+{
+    (void)state;
+    json_t *ag = mb_testdoc_bench("mpi.allgather", "linear_pd", NULL, "size_bytes:message_size",
+                                  "ranks:ranks", NULL);
+    for (double d = 64; d <= 65536; d *= 2)
+        mb_testdoc_point(ag, json_pack("{s:f, s:f}", "size_bytes", d, "ranks", 2.0),
+                         1000 + 0.5 * d);
+    json_t *root = json_pack("{s:[o]}", "benchmarks", ag);
+    char path[] = "/tmp/test_fit_one_p.XXXXXX", *out;
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
+    json_decref(root);
+
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.allgather", "-p", "64", "-d", "1K", NULL), 0);
+    assert_non_null(strstr(out, "mpi.allgather p=64 d=1024: 1.512 us"));
+    assert_non_null(strstr(out, "warning: only p=2 was measured, so the model has no term in p: "
+                                "this is its time at p=2, not a prediction for p=64"));
+    assert_int_equal(
+        run_predict(&out, "predict", path, "mpi.allgather", "-p", "2", "-d", "1K", NULL), 0);
+    assert_null(strstr(out, "warning"));
+    unlink(path);
+
+    root = mb_testdoc_mpi();
+    char mpi[] = "/tmp/test_fit_zero.XXXXXX";
+    fd = mkstemp(mpi);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(root, mpi, JSON_INDENT(1)), 0);
+    json_decref(root);
+    assert_int_equal(run_predict(&out, "predict", mpi, "mpi.pingpong", "-d", "0", NULL), 0);
+    assert_non_null(strstr(out, ", Q -)"));
+    assert_null(strstr(out, "nan"));
+    unlink(mpi);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predict_command),
         cmocka_unit_test(test_predict_labels),
+        cmocka_unit_test(test_predict_one_p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

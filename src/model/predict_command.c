@@ -288,7 +288,12 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
     double d_lo = json_number_value(json_object_get(json_array_get(segs, 0), "d_min"));
     double d_hi = json_number_value(
         json_object_get(json_array_get(segs, json_array_size(segs) - 1), "d_max"));
-    if (uses_p && (p < m.p_min || p > m.p_max))
+    if (uses_p && m.p_min == m.p_max && p != m.p_min)
+        fprintf(stderr,
+                "mbsuite predict: warning: only p=%.0f was measured, so the model has no term in "
+                "p: this is its time at p=%.0f, not a prediction for p=%lld\n",
+                m.p_min, m.p_min, a->p);
+    else if (uses_p && (p < m.p_min || p > m.p_max))
         fprintf(stderr,
                 "mbsuite predict: warning: p=%lld is outside the measured range %.0f..%.0f: "
                 "extrapolating\n",
@@ -314,8 +319,12 @@ static int predict_run(const predict_args_t *a, const json_t *root, const json_t
     if (uses_d && used < sizeof where)
         snprintf(where + used, sizeof where - used, " d=%lld", a->d);
     mb_fit_results_format_model(seg, false, model_text, sizeof model_text);
-    printf("%s%s: %.4g us +- %.2g us (model %s, Q %.2g)\n", a->op, where, t_ns / 1000.0,
-           se_ns / 1000.0, model_text, m.q);
+    /* A model with no degrees of freedom left (the 0-byte points' mean) has no Q. */
+    char q_text[32] = "-";
+    if (isfinite(m.q))
+        snprintf(q_text, sizeof q_text, "%.2g", m.q);
+    printf("%s%s: %.4g us +- %.2g us (model %s, Q %s)\n", a->op, where, t_ns / 1000.0,
+           se_ns / 1000.0, model_text, q_text);
     return 0;
 }
 
