@@ -60,16 +60,21 @@ static int run_predict(char **out, ...)
     return rc;
 }
 
+/* Write root (consumed) into a new temporary file named from path's template. */
+static void write_doc(json_t *root, char *path)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
+    json_decref(root);
+}
+
 static void test_predict_command(void **state)
 {
     (void)state;
     char path[] = "/tmp/test_fit_doc.XXXXXX", bad[] = "/tmp/test_fit_bad.XXXXXX", *out;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    json_t *root = mb_testdoc_mpi();
-    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
-    json_decref(root);
+    write_doc(mb_testdoc_mpi(), path);
 
     assert_int_equal(
         run_predict(&out, "predict", path, "mpi.allgather", "-p", "4", "-d", "1024", NULL), 0);
@@ -112,7 +117,7 @@ static void test_predict_command(void **state)
         run_predict(&out, "predict", "/nonexistent/r.json", "mpi.pingpong", "-d", "8", NULL), 1);
     assert_non_null(strstr(out, "mbsuite predict: /nonexistent/r.json: cannot read"));
 
-    fd = mkstemp(bad);
+    int fd = mkstemp(bad);
     assert_true(fd >= 0);
     assert_int_equal(write(fd, "{\n \"schema\": 1,\n oops\n}\n", 24), 24);
     close(fd);
@@ -134,11 +139,7 @@ static void test_predict_labels(void **state)
     mb_testdoc_point(timer, json_pack("{s:s}", "quantity", "read"), 21.5);
     json_t *root = json_pack("{s:[o, o]}", "benchmarks", x, timer);
     char path[] = "/tmp/test_fit_labels.XXXXXX", *out;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
-    json_decref(root);
+    write_doc(root, path);
 
     assert_int_equal(
         run_predict(&out, "predict", path, "x.transfer", "-p", "4", "-d", "1024", NULL), 0);
@@ -167,13 +168,8 @@ static void test_predict_one_p(void **state)
     for (double d = 64; d <= 65536; d *= 2)
         mb_testdoc_point(ag, json_pack("{s:f, s:f}", "size_bytes", d, "ranks", 2.0),
                          1000 + 0.5 * d);
-    json_t *root = json_pack("{s:[o]}", "benchmarks", ag);
     char path[] = "/tmp/test_fit_one_p.XXXXXX", *out;
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
-    json_decref(root);
+    write_doc(json_pack("{s:[o]}", "benchmarks", ag), path);
 
     assert_int_equal(
         run_predict(&out, "predict", path, "mpi.allgather", "-p", "64", "-d", "1K", NULL), 0);
@@ -185,13 +181,8 @@ static void test_predict_one_p(void **state)
     assert_null(strstr(out, "warning"));
     unlink(path);
 
-    root = mb_testdoc_mpi();
     char mpi[] = "/tmp/test_fit_zero.XXXXXX";
-    fd = mkstemp(mpi);
-    assert_true(fd >= 0);
-    close(fd);
-    assert_int_equal(json_dump_file(root, mpi, JSON_INDENT(1)), 0);
-    json_decref(root);
+    write_doc(mb_testdoc_mpi(), mpi);
     assert_int_equal(run_predict(&out, "predict", mpi, "mpi.pingpong", "-d", "0", NULL), 0);
     assert_non_null(strstr(out, ", Q -)"));
     assert_null(strstr(out, "nan"));
