@@ -700,7 +700,7 @@ expect "predict: unknown primitive lists the known ones" 2 "unknown primitive 'm
 expect "predict: a skipped benchmark says why" 1 'mpi\.barrier has no model: needs at least 3 ranks' -- "$EXE" predict "$FIT" mpi.barrier -p 4
 expect "predict: unmeasured pair refused" 2 "mpi\.pingpong has no pair 'inter'; measured: intra" -- "$EXE" predict "$FIT" mpi.pingpong -d 8 --pair inter
 expect "predict: missing -p refused" 2 'mpi\.allgather depends on the process count: give -p P' -- "$EXE" predict "$FIT" mpi.allgather -d 8
-expect "predict: bad -d refused" 2 "-d: 'x' is not a size in bytes" -- "$EXE" predict "$FIT" mpi.pingpong -d x
+expect "predict: bad -d refused" 2 "-d: 'x' is not a size" -- "$EXE" predict "$FIT" mpi.pingpong -d x
 expect "predict: missing file" 1 "mbsuite predict: $TMP/none\.json: cannot read" -- "$EXE" predict "$TMP/none.json" mpi.pingpong -d 8
 printf '{\n "schema": 1,\n oops\n}\n' >"$TMP/bad.json"
 expect "predict: malformed JSON named with its line" 1 "mbsuite predict: $TMP/bad\.json:3:[0-9]+: malformed JSON" -- "$EXE" predict "$TMP/bad.json" mpi.pingpong -d 8
