@@ -68,6 +68,9 @@ static void test_summary(void **state)
     assert_string_equal(json_string_value(json_object_get(s, "pair")), "intra");
     assert_true(fabs(json_number_value(json_object_get(s, "median_ns")) - 115) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(s, "usual_ns")) - 105) < 1e-9);
+    /* the other group: 200 300 310 */
+    assert_true(fabs(json_number_value(json_object_get(s, "other_ns")) - 300) < 1e-9);
+    assert_int_equal(json_integer_value(json_object_get(s, "other_probes")), 3);
     assert_int_equal(json_integer_value(json_object_get(s, "probes")), 8);
     const json_t *flagged = json_object_get(s, "flagged");
     /* c and e over 136.5; a and b within */
@@ -87,6 +90,21 @@ static void test_summary(void **state)
     assert_int_equal(json_array_size(json_object_get(s, "flagged")), 3);
     assert_null(json_object_get(s, "pair"));
     json_decref(s);
+    json_decref(root);
+
+    /* one state: no other */
+    root = json_pack("{s:[o, o]}", "benchmarks", bench("p"), bench("q"));
+    probe(json_array_get(json_object_get(root, "benchmarks"), 0), 100, 110);
+    probe(json_array_get(json_object_get(root, "benchmarks"), 1), 120, 105);
+    s = mb_drift_summary(root, "m", "intra");
+    assert_null(json_object_get(s, "other_ns"));
+    assert_null(json_object_get(s, "other_probes"));
+    json_decref(s);
+    char *text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(strstr(text, "median 108 ns over 4 readings; 0 benchmark(s) whose two "
+                                 "readings averaged over 1.3x that"));
+    assert_null(strstr(text, "two groups"));
+    free(text);
     json_decref(root);
 
     /* no probe, no section */
@@ -184,27 +202,36 @@ static void test_usual(void **state)
     const struct {
         double v[8];
         size_t n;
-        double want;
+        double want, other;
+        size_t other_n;
     } cases[] = {
         /* one state, no gap over 1.3x: the median of all */
-        {{117, 120, 125, 130, 140, 150}, 6, 127.5},
+        {{117, 120, 125, 130, 140, 150}, 6, 127.5, NAN, 0},
         /* two states, the slow one larger (a run that went slow early) */
-        {{120, 130, 340, 350, 360, 370, 380}, 7, 360},
+        {{120, 130, 340, 350, 360, 370, 380}, 7, 360, 125, 2},
         /* the fast one larger */
-        {{118, 120, 125, 130, 140, 350, 360}, 7, 125},
+        {{118, 120, 125, 130, 140, 350, 360}, 7, 125, 355, 2},
         /* as many of each: the lower */
-        {{120, 130, 140, 350, 360, 370}, 6, 130},
+        {{120, 130, 140, 350, 360, 370}, 6, 130, 360, 3},
         /* one reading far off: the rest's median */
-        {{120, 121, 122, 123, 124, 1500}, 6, 122},
+        {{120, 121, 122, 123, 124, 1500}, 6, 122, 1500, 1},
         /* a single reading */
-        {{200}, 1, 200},
+        {{200}, 1, 200, NAN, 0},
         /* a spread of small steps (a crowded node): the median of all */
-        {{300, 380, 480, 600, 760, 950, 1200, 1500}, 8, 680},
+        {{300, 380, 480, 600, 760, 950, 1200, 1500}, 8, 680, NAN, 0},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (fabs(mb_drift_usual_ns(cases[i].v, cases[i].n) - cases[i].want) > 1e-9)
-            fail_msg("case %zu: %g, want %g", i, mb_drift_usual_ns(cases[i].v, cases[i].n),
-                     cases[i].want);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double other;
+        size_t other_n;
+        double usual = mb_drift_states(cases[i].v, cases[i].n, &other, &other_n);
+        if (fabs(usual - cases[i].want) > 1e-9 ||
+            usual != mb_drift_usual_ns(cases[i].v, cases[i].n))
+            fail_msg("case %zu: %g, want %g", i, usual, cases[i].want);
+        if (other_n != cases[i].other_n ||
+            (other_n ? !(fabs(other - cases[i].other) < 1e-9) : !isnan(other)))
+            fail_msg("case %zu: the other state %g over %zu, want %g over %zu", i, other, other_n,
+                     cases[i].other, cases[i].other_n);
+    }
 }
 
 
@@ -218,8 +245,9 @@ static void test_report(void **state)
                                  "rank, before and after each benchmark: "));
     assert_non_null(strstr(text, "median 115 ns over 8 readings; they fall into two groups, the "
                                  "node's two states, and the larger group's median, 105 ns, is "
-                                 "the node's usual state; 2 benchmark(s) whose two readings "
-                                 "averaged over 1.3x the usual, or under 1/1.3 of it\n"));
+                                 "the node's usual state (the other's, over 3 readings, 300 ns); "
+                                 "2 benchmark(s) whose two readings averaged over 1.3x the "
+                                 "usual, or under 1/1.3 of it\n"));
     assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.90x): measured in another "
                                  "state"));
     assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.43x)"));

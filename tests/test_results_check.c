@@ -179,6 +179,18 @@ static void check_broken(size_t which, json_t *root)
                                       "first_before_ns", 300.0, "first_after_ns", 310.0, "probe_ns",
                                       120.0, "attempts", 0));
         break;
+    /* the other state: apart from the usual one, and fewer readings */
+    case 51:
+    case 52:
+        json_object_set_new(bench0, "drift_probe",
+                            json_pack("{s:f, s:f}", "before_ns", 120.0, "after_ns", 130.0));
+        json_object_set_new(root, "drift",
+                            json_pack("{s:s, s:f, s:f, s:f, s:i, s:[], s:f, s:i}", "method", "m",
+                                      "median_ns", 125.0, "usual_ns", 120.0, "flag_ratio", 1.3,
+                                      "probes", 2, "flagged", "other_ns",
+                                      which == 51 ? 150.0 : 300.0, "other_probes",
+                                      which == 51 ? 1 : 2));
+        break;
     }
 }
 
@@ -238,6 +250,8 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].drift_remeasure: missing key \"why\"",
         "$.drift.remeasured[0]: \"harness.bcopy\" has no record that says it was measured again",
         "$.benchmarks[0].drift_remeasure.attempts: 0 is below the minimum 1",
+        "$.drift: other_ns 150 is within 1.3 x of usual_ns 120",
+        "$.drift: other_probes 2 of 2: the other state has no more readings than the usual",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {

@@ -31,8 +31,10 @@ bool mb_drift_off(double ns, double usual_ns)
     return ns > usual_ns * MB_DRIFT_FLAG_RATIO || ns * MB_DRIFT_FLAG_RATIO < usual_ns;
 }
 
-double mb_drift_usual_ns(const double *sorted, size_t n)
+double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n)
 {
+    *other_ns = NAN;
+    *other_n = 0;
     size_t at = 0; /* the widest gap is between sorted[at] and sorted[at + 1] */
     for (size_t i = 1; i + 1 < n; i++)
         if (sorted[i + 1] * sorted[at] > sorted[at + 1] * sorted[i])
@@ -41,8 +43,19 @@ double mb_drift_usual_ns(const double *sorted, size_t n)
         return gsl_stats_median_from_sorted_data(sorted, 1, n);
     /* two groups: the larger's median; of two alike, the lower (faster) one */
     size_t low = at + 1;
-    return low >= n - low ? gsl_stats_median_from_sorted_data(sorted, 1, low)
-                          : gsl_stats_median_from_sorted_data(sorted + low, 1, n - low);
+    double low_ns = gsl_stats_median_from_sorted_data(sorted, 1, low),
+           high_ns = gsl_stats_median_from_sorted_data(sorted + low, 1, n - low);
+    bool low_usual = low >= n - low;
+    *other_ns = low_usual ? high_ns : low_ns;
+    *other_n = low_usual ? n - low : low;
+    return low_usual ? low_ns : high_ns;
+}
+
+double mb_drift_usual_ns(const double *sorted, size_t n)
+{
+    double other_ns;
+    size_t other_n;
+    return mb_drift_states(sorted, n, &other_ns, &other_n);
 }
 
 /* The "remeasured" and "not_remeasured" lists of the summary from the records' notes. */
@@ -94,7 +107,9 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     }
     gsl_sort(all, 1, n);
     double median = gsl_stats_median_from_sorted_data(all, 1, n);
-    double usual = mb_drift_usual_ns(all, n);
+    double other_ns;
+    size_t other_n;
+    double usual = mb_drift_states(all, n, &other_ns, &other_n);
     free(all);
     json_t *flagged = json_array();
     json_array_foreach(benches, i, b)
@@ -109,6 +124,11 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     json_t *summary = json_pack("{s:s, s:s*, s:f, s:f, s:f, s:I, s:o}", "method", method, "pair",
                                 pair, "median_ns", median, "usual_ns", usual, "flag_ratio",
                                 MB_DRIFT_FLAG_RATIO, "probes", (json_int_t)n, "flagged", flagged);
+    /* The other state, where the readings fall into two: what the node also reads. */
+    if (summary && other_n > 0) {
+        json_object_set_new(summary, "other_ns", json_real(other_ns));
+        json_object_set_new(summary, "other_probes", json_integer((json_int_t)other_n));
+    }
     if (summary)
         drift_remeasure_lists(benches, summary);
     return summary;

@@ -28,6 +28,10 @@ bool mb_drift_off(double ns, double usual_ns);
  * of 44 benchmarks. */
 double mb_drift_usual_ns(const double *sorted, size_t n);
 
+/* The same, with the other state: where the readings fall into two groups, *other_ns is the
+ * other group's median and *other_n its number of readings; else NAN and 0. */
+double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n);
+
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 

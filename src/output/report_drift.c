@@ -29,7 +29,16 @@ void mb_report_drift(FILE *f, const json_t *root)
             : strcmp(pair, "inter") == 0 ? "the first rank of node 1"
                                          : "the next rank of its node",
             median, probes);
-    if (usual != median)
+    double other = 0, other_probes = 0;
+    bool two = mb_report_text_num(drift, "other_ns", &other) &&
+               mb_report_text_num(drift, "other_probes", &other_probes);
+    if (two)
+        fprintf(f,
+                "; they fall into two groups, the node's two states, and the larger group's "
+                "median, %.0f ns, is the node's usual state (the other's, over %.0f readings, "
+                "%.0f ns)",
+                usual, other_probes, other);
+    else if (usual != median) /* written before other_ns */
         fprintf(f,
                 "; they fall into two groups, the node's two states, and the larger group's "
                 "median, %.0f ns, is the node's usual state",
@@ -37,8 +46,8 @@ void mb_report_drift(FILE *f, const json_t *root)
     fprintf(f,
             "; %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
             "it\n",
-            json_array_size(flagged), MB_DRIFT_FLAG_RATIO, usual != median ? "the usual" : "that",
-            MB_DRIFT_FLAG_RATIO);
+            json_array_size(flagged), MB_DRIFT_FLAG_RATIO,
+            two || usual != median ? "the usual" : "that", MB_DRIFT_FLAG_RATIO);
     size_t i;
     json_array_foreach(flagged, i, b)
     {

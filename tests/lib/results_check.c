@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "drift.h"
 #include "record_check.h"
 #include "results.h"
 
@@ -575,6 +576,24 @@ static int check_drift(mb_check_t *c, const json_t *drift, const json_t *benchma
         return -1;
     if (ratio <= 1)
         return mb_check_fail(c, "flag_ratio %g: a ratio must be over 1", ratio);
+    /* The other state, where the readings fall into two: both keys or neither, fewer
+     * readings than all, and apart from the usual state by more than the flag ratio. */
+    json_int_t other_probes = 0;
+    double other = 0, usual = 0;
+    if (json_object_get(drift, "other_ns") || json_object_get(drift, "other_probes")) {
+        if (mb_check_number(c, drift, "other_ns", MB_CHECK_POSITIVE, &other) != 0 ||
+            mb_check_integer(c, drift, "other_probes", 1, false, &other_probes) != 0 ||
+            mb_check_number(c, drift, "usual_ns", MB_CHECK_POSITIVE, &usual) != 0)
+            return -1;
+        if (2 * other_probes > probes)
+            return mb_check_fail(c,
+                                 "other_probes %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                                 ": the other state has no more readings than the usual",
+                                 other_probes, probes);
+        if (!mb_drift_off(other, usual))
+            return mb_check_fail(c, "other_ns %g is within %g x of usual_ns %g", other, ratio,
+                                 usual);
+    }
     if ((size_t)probes != 2 * probed)
         return mb_check_fail(c,
                              "%" JSON_INTEGER_FORMAT " probes, but %zu benchmarks were probed "
