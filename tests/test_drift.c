@@ -245,9 +245,9 @@ static void test_report(void **state)
                                  "rank, before and after each benchmark: "));
     assert_non_null(strstr(text, "median 115 ns over 8 readings; they fall into two groups, the "
                                  "node's two states, and the larger group's median, 105 ns, is "
-                                 "the node's usual state (the other's, over 3 readings, 300 ns); "
-                                 "2 benchmark(s) whose two readings averaged over 1.3x the "
-                                 "usual, or under 1/1.3 of it\n"));
+                                 "the node's usual state (the other group: 3 readings, median "
+                                 "300 ns); 2 benchmark(s) whose two readings averaged over 1.3x "
+                                 "the usual, or under 1/1.3 of it\n"));
     assert_non_null(strstr(text, "  c: 300 ns before, 310 after (2.90x): measured in another "
                                  "state"));
     assert_non_null(strstr(text, "  e: 100 ns before, 200 after (1.43x)"));

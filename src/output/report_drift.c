@@ -35,8 +35,8 @@ void mb_report_drift(FILE *f, const json_t *root)
     if (two)
         fprintf(f,
                 "; they fall into two groups, the node's two states, and the larger group's "
-                "median, %.0f ns, is the node's usual state (the other's, over %.0f readings, "
-                "%.0f ns)",
+                "median, %.0f ns, is the node's usual state (the other group: %.0f readings, "
+                "median %.0f ns)",
                 usual, other_probes, other);
     else if (usual != median) /* written before other_ns */
         fprintf(f,
