@@ -51,13 +51,6 @@ double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t 
     return low_usual ? low_ns : high_ns;
 }
 
-double mb_drift_usual_ns(const double *sorted, size_t n)
-{
-    double other_ns;
-    size_t other_n;
-    return mb_drift_states(sorted, n, &other_ns, &other_n);
-}
-
 /* The "remeasured" and "not_remeasured" lists of the summary from the records' notes. */
 static void drift_remeasure_lists(const json_t *benches, json_t *summary)
 {

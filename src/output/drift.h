@@ -15,21 +15,18 @@
  * state strayed to 1.31x (README, "How it measures"). */
 #define MB_DRIFT_FLAG_RATIO 1.3
 
-/* Whether a reading of ns is off usual_ns (mb_drift_usual_ns) by more than
+/* Whether a reading of ns is off usual_ns (mb_drift_states) by more than
  * MB_DRIFT_FLAG_RATIO either way. */
 bool mb_drift_off(double ns, double usual_ns);
 
 /* The reading of the node's usual state over a run's n > 0 readings, sorted ascending: where
  * their widest gap (as a ratio) is over MB_DRIFT_FLAG_RATIO, they fall into two groups, the
  * node's two states, and it is the median of the group with more readings (of two of one
- * size, the lower); else the median of all. A run split about evenly between the VMs' two
- * states has a median between them, near no reading: one default run read 125-150 ns for
- * 6 benchmarks, 341-387 ns for 22 and 123-141 ns for 16, and its median, 251 ns, flagged 42
+ * size, the lower), *other_ns the other group's median and *other_n its number of readings;
+ * else the median of all, NAN and 0. A run split about evenly between the VMs' two states
+ * has a median between them, near no reading: one default run read 125-150 ns for 6
+ * benchmarks, 341-387 ns for 22 and 123-141 ns for 16, and its median, 251 ns, flagged 42
  * of 44 benchmarks. */
-double mb_drift_usual_ns(const double *sorted, size_t n);
-
-/* The same, with the other state: where the readings fall into two groups, *other_ns is the
- * other group's median and *other_n its number of readings; else NAN and 0. */
 double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n);
 
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
@@ -37,7 +34,7 @@ bool mb_drift_record_ns(const json_t *bench, double *ns);
 
 /* results.json's "drift" section for the document root: the method and the pair probed
  * ("intra" or "inter"; NULL: not said), the run's median probe reading, its usual state's
- * (mb_drift_usual_ns), the ratio, each benchmark whose two readings' mean was off the usual
+ * (mb_drift_states), the ratio, each benchmark whose two readings' mean was off the usual
  * state's reading by more than the ratio, with its readings ("flagged"), and where the run
  * measured flagged benchmarks again at its end (records with "drift_remeasure"), those
  * measured again with their first readings ("remeasured") and those not, with why
