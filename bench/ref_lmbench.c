@@ -508,11 +508,8 @@ static void start_peer(const char *kind, int bw)
 
 /* --- bw_file_rd, bw_mmap_rd, lat_pagefault --- */
 static const uint64_t *mapped;
-/* lmbench's bread: every word summed. Its loop on a 64-byte boundary, as mbsuite's
- * (os/file_rd.c): placed across one by the linker it read a mapped 8 MiB file at 30-58 GB/s
- * against 90 GB/s aligned on an AMD Zen 4, in every run. */
-__attribute__((optimize("align-loops=64"))) static uint64_t sum_words(const uint64_t *p,
-                                                                      size_t bytes)
+/* lmbench's bread: every word summed. */
+static uint64_t sum_words(const uint64_t *p, size_t bytes)
 {
     uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (size_t i = 0; i < bytes / 8; i += 4)

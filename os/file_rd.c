@@ -29,12 +29,8 @@ typedef struct file_rd_state {
     const uint64_t *map;
 } file_rd_state_t;
 
-/* lmbench's bread: read every word. Its loop starts on a 64-byte boundary: on an AMD Zen 4
- * a loop of this size that straddles one runs at half the rate. The same loop in
- * bench/ref_lmbench.c, placed across a boundary by the linker, summed a mapped 8 MiB file
- * at 30-58 GB/s against 90 GB/s aligned, in every run (2026-11-27); os/README.md. */
-__attribute__((optimize("align-loops=64"))) static uint64_t file_rd_sum(const uint64_t *p,
-                                                                        size_t bytes)
+/* lmbench's bread: read every word. */
+static uint64_t file_rd_sum(const uint64_t *p, size_t bytes)
 {
     uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (size_t i = 0; i + 4 <= bytes / 8; i += 4) {
