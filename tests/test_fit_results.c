@@ -386,6 +386,9 @@ static void test_report(void **state)
     fclose(f);
     assert_non_null(strstr(text, "MPI Function"));
     assert_non_null(strstr(text, "Goodness of fit (Q)"));
+    /* each held-out error with the points' own scatter beside it */
+    assert_non_null(strstr(text, "holdout error (points' scatter)"));
+    assert_non_null(strstr(text, "% (points "));
     assert_non_null(strstr(text, "mpi.allgather"));
     assert_non_null(strstr(text, "mpi.pingpong intra"));
     assert_null(strstr(text, "harness.timer read")); /* no model: not in the fits table */

@@ -183,8 +183,10 @@ static void test_page_plots(void **state)
     assert_non_null(strstr(page, "pre-flight flagged node node1"));
     /* The failed points are warnings, with their reasons. */
     assert_non_null(strstr(page, "setup: no rank on another node"));
-    /* The held-out error of a fit. */
-    assert_non_null(strstr(page, "<td class=\"n\" rowspan=\"2\">3.1%</td>"));
+    /* The held-out error of a fit, with its points' own scatter. */
+    assert_non_null(strstr(page, "<td class=\"n\" rowspan=\"2\">3.1% (points 2.4%)</td>"));
+    /* a fit from a results.json without the scatter: the error alone */
+    assert_non_null(strstr(page, "<td class=\"n\" rowspan=\"2\">5.2%</td>"));
     assert_non_null(strstr(page, "</html>\n"));
 
     mb_plot_files_free(&plan);

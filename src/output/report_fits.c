@@ -25,7 +25,7 @@ typedef struct report_fits_row {
     char range[64];
     char model[320];
     char q[24];
-    char holdout[24];
+    char holdout[64];
 } report_fits_row_t;
 
 /* "mpi.allgather" or "mpi.pingpong intra": the name, then the series' label values. */
@@ -68,7 +68,6 @@ static void report_fits_models(FILE *f, const json_t *fits)
     json_array_foreach(fits, i, fit)
     {
         const json_t *segs = json_object_get(fit, "segments");
-        const json_t *hold = json_object_get(fit, "holdout_error_pct");
         size_t nseg = json_array_size(segs);
         report_fits_name(fit, rows[r].name, sizeof rows[r].name);
         if (nseg == 0) {
@@ -96,15 +95,12 @@ static void report_fits_models(FILE *f, const json_t *fits)
                 snprintf(rows[r].q, sizeof rows[r].q, "%.2g", json_number_value(q));
             else
                 snprintf(rows[r].q, sizeof rows[r].q, "-");
-            if (s == 0 && json_is_number(hold))
-                snprintf(rows[r].holdout, sizeof rows[r].holdout, "%.1f%%",
-                         json_number_value(hold));
-            else
-                snprintf(rows[r].holdout, sizeof rows[r].holdout, s == 0 ? "-" : "");
+            if (s == 0)
+                mb_report_fits_holdout(fit, false, rows[r].holdout, sizeof rows[r].holdout);
         }
     }
     static const char *const head[] = {"MPI Function", "d range (B)", "Time (us)",
-                                       "Goodness of fit (Q)", "holdout error"};
+                                       "Goodness of fit (Q)", "holdout error (points' scatter)"};
     size_t w[5] = {strlen(head[0]), any_range ? strlen(head[1]) : 0, strlen(head[2]),
                    strlen(head[3]), 0};
     for (r = 0; r < nrows; r++) {
@@ -113,13 +109,14 @@ static void report_fits_models(FILE *f, const json_t *fits)
         report_fits_width(&w[2], rows[r].model);
         report_fits_width(&w[3], rows[r].q);
     }
-    fprintf(f,
-            "fitted models (seed 001) - time in us for p ranks and d bytes, standard errors in "
-            "parentheses;\n" REPORT_FITS_INDENT
-            "Q near 0: the model misses the data (chi2/dof in parentheses: near 1 when it is "
-            "within the points' scatter);\n" REPORT_FITS_INDENT
-            "0..0: the 0-byte points' own model; holdout error: median |error| predicting every "
-            "fourth size and the largest p from the rest\n");
+    fprintf(f, "fitted models (seed 001) - time in us for p ranks and d bytes, standard errors in "
+               "parentheses;\n" REPORT_FITS_INDENT
+               "Q near 0: the model misses the data (chi2/dof in parentheses: near 1 when it is "
+               "within the points' scatter);\n" REPORT_FITS_INDENT
+               "0..0: the 0-byte points' own model; holdout error: median |error| predicting every "
+               "fourth size and the largest p from the rest;\n" REPORT_FITS_INDENT
+               "in parentheses how far the points typically lie off the line through their "
+               "neighbours: a floor that no smooth model gets under\n");
     fprintf(f, REPORT_FITS_INDENT "%-*s" REPORT_FITS_GAP, (int)w[0], head[0]);
     if (any_range)
         fprintf(f, "%-*s" REPORT_FITS_GAP, (int)w[1], head[1]);
@@ -407,6 +404,20 @@ static void report_fits_magnitudes(FILE *f, const json_t *benchmarks)
         fprintf(f, REPORT_FITS_INDENT "%s\n", line);
     }
     free(items);
+}
+
+void mb_report_fits_holdout(const json_t *fit, bool with_note, char *buf, size_t len)
+{
+    const json_t *hold = json_object_get(fit, "holdout_error_pct"),
+                 *scatter = json_object_get(fit, "scatter_floor_pct");
+    const char *note = json_string_value(json_object_get(fit, "holdout_note"));
+    if (!json_is_number(hold))
+        snprintf(buf, len, "%s", with_note && note ? note : "-");
+    else if (json_is_number(scatter))
+        snprintf(buf, len, "%.1f%% (points %.1f%%)", json_number_value(hold),
+                 json_number_value(scatter));
+    else
+        snprintf(buf, len, "%.1f%%", json_number_value(hold));
 }
 
 void mb_report_fits(FILE *f, const json_t *root)

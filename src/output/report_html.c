@@ -529,8 +529,9 @@ static void html_models(FILE *f, html_ctx_t *h)
         mb_report_html_bench_heading(f, bench);
         html_plot_of(f, h, bench);
         fputs("<table>\n<tr>", f);
-        static const char *const heads[] = {"series", "d", "model t (\u00b5s)", "chi\u00b2 / dof",
-                                            "Q", "held-out error"};
+        static const char *const heads[] = {
+            "series",          "d", "model t (\u00b5s)",
+            "chi\u00b2 / dof", "Q", "held-out error (points' scatter)"};
         for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
             mb_html_th(f, heads[k]);
         fputs("</tr>\n", f);

@@ -8,6 +8,7 @@
 #include "html_escape.h"
 #include "record.h"
 #include "report.h"
+#include "report_fits.h"
 #include "report_text.h"
 
 #define HTML_CELL_MAX 256
@@ -142,12 +143,8 @@ void mb_report_html_fit_rows(FILE *f, const json_t *fit)
     mb_record_params_text(json_object_get(fit, "params"), " ", params, sizeof params);
     const json_t *segs = json_object_get(fit, "segments"), *seg;
     size_t s, nseg = json_array_size(segs);
-    double held;
-    char heldout[64] = "-";
-    if (mb_report_text_num(fit, "holdout_error_pct", &held))
-        snprintf(heldout, sizeof heldout, "%.1f%%", held);
-    else if (mb_report_text_str(fit, "holdout_note"))
-        snprintf(heldout, sizeof heldout, "%s", mb_report_text_str(fit, "holdout_note"));
+    char heldout[320];
+    mb_report_fits_holdout(fit, true, heldout, sizeof heldout);
     if (nseg == 0) {
         /* No model fits: the row says why instead of a model. */
         fputs("<tr>", f);
