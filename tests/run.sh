@@ -771,6 +771,16 @@ fi
 # --- pre-flight (seed 000 mhz, seed 002 perturbation test) ---
 expect "mhz loops keep their 100 copies (disassembly)" 0 'all nine loops keep their 100 copies' -- \
     tests/mhz_disasm_check.sh "$BUILD/src/node/mhz_expr.o"
+# The timed loops start on 64-byte boundaries (the Makefile's -falign-loops=64), mbsuite's
+# and the reference's; GCC aligns no loop below -O2, so a sanitizer build at -O1 has none.
+if grep -q -- '-O2' "$BUILD/buildinfo.h"; then
+    expect "timed loops start on 64-byte boundaries (disassembly)" 0 \
+        'every timed loop starts on a 64-byte boundary' -- tests/loop_align_check.sh \
+        "$BUILD/shm/bandwidth.o:bw_copy_loop" "$BUILD/shm/stream.o:stream_pass" \
+        "$BUILD/os/file_rd.o:file_rd_sum" "$BUILD/bench/ref_lmbench:sum_words"
+else
+    skip "timed loops on 64-byte boundaries: not an -O2 build (GCC aligns no loop below -O2)"
+fi
 # mhz prints a figure it trusts, or says the system is too busy and exits 1: never a number
 # it does not trust.
 "$EXE" mhz >"$TMP/mhz.out" 2>&1
