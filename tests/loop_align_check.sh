@@ -17,8 +17,9 @@ for spec in "$@"; do
     file=${spec%%:*}
     fn=${spec#*:}
     [ -r "$file" ] || { echo "loop_align_check: cannot read $file" >&2; exit 2; }
-    # "HEAD END" (hex, no 0x) of each backward jump within the function, END the jump's
-    # address, that has no return between: a jump back to a shared `ret` is no loop.
+    # "HEAD END" (addresses) of each innermost loop: a backward jump within the function,
+    # END its address, with no return between (a jump back to a shared `ret` is no loop) and
+    # no other such jump inside.
     loops=$("$OBJDUMP" -d --no-show-raw-insn "$file" | awk -v fn="<$fn>:" '
         function hex(s,    v, i) {
             v = 0
@@ -30,36 +31,30 @@ for spec in "$@"; do
         on && /^$/ { exit }
         on && /^ *[0-9a-f]+:/ {
             at = $1; sub(/:$/, "", at)
-            n++; addr[n] = at; op[n] = $2; arg[n] = $3
+            n++; addr[n] = hex(at); op[n] = $2
+            target[n] = $3 ~ /^[0-9a-f]+$/ ? hex($3) : -1
         }
         END {
             for (i = 1; i <= n; i++) {
-                if (op[i] !~ /^j/ || arg[i] !~ /^[0-9a-f]+$/)
+                if (op[i] !~ /^j/ || target[i] < 0 || target[i] >= addr[i])
                     continue
-                ret = 0
                 for (k = 1; k <= n; k++)
-                    if (op[k] ~ /^ret/ && hex(addr[k]) >= hex(arg[i]) && hex(addr[k]) < hex(addr[i]))
-                        ret = 1
-                if (!ret)
-                    print arg[i], addr[i]
+                    if (op[k] ~ /^ret/ && addr[k] >= target[i] && addr[k] < addr[i])
+                        break
+                if (k > n) { m++; head[m] = target[i]; end[m] = addr[i] }
+            }
+            for (i = 1; i <= m; i++) {
+                for (k = 1; k <= m; k++)
+                    if (k != i && head[k] >= head[i] && end[k] <= end[i])
+                        break
+                if (k > m)
+                    printf "%d %d\n", head[i], end[i]
             }
         }')
     found=0
     for pair in $(printf '%s\n' "$loops" | tr ' ' ':'); do
-        head=$((0x${pair%%:*}))
-        end=$((0x${pair#*:}))
-        [ "$head" -lt "$end" ] || continue
-        # Innermost: no other backward jump lies inside [head, end).
-        inner=1
-        for other in $(printf '%s\n' "$loops" | tr ' ' ':'); do
-            h=$((0x${other%%:*}))
-            e=$((0x${other#*:}))
-            if [ "$h" -lt "$e" ] && { [ "$h" -ne "$head" ] || [ "$e" -ne "$end" ]; } &&
-               [ "$h" -ge "$head" ] && [ "$e" -le "$end" ]; then
-                inner=0
-            fi
-        done
-        [ "$inner" = 1 ] || continue
+        head=${pair%%:*}
+        end=${pair#*:}
         found=1
         status=ok
         if [ $((head % 64)) -ne 0 ]; then

@@ -32,17 +32,13 @@ void mb_report_drift(FILE *f, const json_t *root)
     double other = 0, other_probes = 0;
     bool two = mb_report_text_num(drift, "other_ns", &other) &&
                mb_report_text_num(drift, "other_probes", &other_probes);
-    if (two)
-        fprintf(f,
-                "; they fall into two groups, the node's two states, and the larger group's "
-                "median, %.0f ns, is the node's usual state (the other group: %.0f readings, "
-                "median %.0f ns)",
-                usual, other_probes, other);
-    else if (usual != median) /* written before other_ns */
+    if (two || usual != median) /* without other_ns: written before it */
         fprintf(f,
                 "; they fall into two groups, the node's two states, and the larger group's "
                 "median, %.0f ns, is the node's usual state",
                 usual);
+    if (two)
+        fprintf(f, " (the other group: %.0f readings, median %.0f ns)", other_probes, other);
     fprintf(f,
             "; %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
             "it\n",
