@@ -64,8 +64,6 @@ static const char *loggp_text(const json_t *loggp, const char *series, const cha
 
 /* --- fits and LogGP --- */
 
-/* --- fits and LogGP --- */
-
 static void test_fit_results(void **state)
 {
     (void)state;
@@ -233,6 +231,33 @@ static void test_fit_by_roles(void **state)
     assert_int_equal(json_array_size(json_object_get(counted, "segments")), 0);
     assert_non_null(strstr(json_string_value(json_object_get(counted, "error")), "role"));
     assert_null(find_fit(fits, "mpi.plain", NULL, NULL));
+    json_decref(fits);
+    json_decref(root);
+}
+
+/* One point is no model, and the entry says what to do: a barrier over p alone on 2 ranks
+ * is told to run on more ranks; a one-size benchmark is told it has one point. */
+static void test_fit_one_point(void **state)
+{
+    (void)state;
+    json_t *bar = mb_testdoc_bench("mpi.barrier", "linear_pd", NULL, "ranks:ranks", NULL);
+    mb_testdoc_point(bar, json_pack("{s:f}", "ranks", 2.0), 900);
+    json_t *one = mb_testdoc_bench("mpi.one", "linear_pd", NULL, "size_bytes:message_size", NULL);
+    mb_testdoc_point(one, json_pack("{s:f}", "size_bytes", 64.0), 300);
+    json_t *root = json_pack("{s:[o, o]}", "benchmarks", bar, one);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    const json_t *f = find_fit(fits, "mpi.barrier", NULL, NULL);
+    assert_non_null(f);
+    assert_int_equal(json_array_size(json_object_get(f, "segments")), 0);
+    assert_string_equal(json_string_value(json_object_get(f, "error")),
+                        "one process count measured (p = 2): a model in p needs two or more; "
+                        "run on 3 ranks or more");
+    f = find_fit(fits, "mpi.one", NULL, NULL);
+    assert_non_null(f);
+    assert_string_equal(json_string_value(json_object_get(f, "error")),
+                        "one point measured: a model needs two or more");
     json_decref(fits);
     json_decref(root);
 }
@@ -439,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_fit_results),    cmocka_unit_test(test_fit_by_roles),
         cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
+        cmocka_unit_test(test_fit_one_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

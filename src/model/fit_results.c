@@ -175,6 +175,14 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
         snprintf(err, sizeof err, "model linear_pd, but no axis has role message_size or ranks");
     else if ((n = fit_results_points(bench, series, resolution_ns, &pts)) == 0)
         snprintf(err, sizeof err, "no measured point with a positive median");
+    else if (n == 1 && !mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE))
+        /* A benchmark over p alone (mpi.barrier) run on 2 ranks: p = 2 is all there is. */
+        snprintf(err, sizeof err,
+                 "one process count measured (p = %g): a model in p needs two or more; run on "
+                 "3 ranks or more",
+                 pts[0].p);
+    else if (n == 1)
+        snprintf(err, sizeof err, "one point measured: a model needs two or more");
     json_object_set_new(entry, "points", json_integer((json_int_t)n));
     /* The points with their errors as measured, for the holdout check, which weighs its
      * training points on their own. */
