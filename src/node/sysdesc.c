@@ -120,31 +120,128 @@ static void sysdesc_memory(json_t *node)
     json_object_set_new(node, "memory_speed", json_string(speed));
 }
 
-static void sysdesc_nics(json_t *node)
+/* The last component of the link at path (a driver's name) into buf; false when none. */
+static bool sysdesc_link_name(const char *path, char *buf, size_t len)
+{
+    char target[512];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0)
+        return false;
+    target[n] = '\0';
+    const char *slash = strrchr(target, '/');
+    snprintf(buf, len, "%s", slash ? slash + 1 : target);
+    return buf[0] != '\0';
+}
+
+/* The entries of dir in name order, . and .. left out (scandir); their count, 0 when none. */
+static int sysdesc_list(const char *dir, struct dirent ***names)
+{
+    int n = scandir(dir, names, NULL, alphasort);
+    if (n < 0) {
+        *names = NULL;
+        return 0;
+    }
+    return n;
+}
+
+static bool sysdesc_dot(const char *name)
+{
+    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+}
+
+/* One file's first line into buf, newline cut; false when unreadable or empty. */
+static bool sysdesc_first_line(const char *path, char *buf, size_t len)
+{
+    char *s = sysdesc_read(path);
+    if (!s)
+        return false;
+    s[strcspn(s, "\n")] = '\0';
+    snprintf(buf, len, "%s", s);
+    free(s);
+    return buf[0] != '\0';
+}
+
+json_t *mb_sysdesc_nics_at(const char *sys)
 {
     json_t *nics = json_array();
-    DIR *d = opendir("/sys/class/net");
-    struct dirent *e;
-    while (d && nics && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "lo") == 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "/sys/class/net/%s/speed", e->d_name);
-        char *s = sysdesc_read(path);
-        long mbps = s ? strtol(s, NULL, 10) : -1;
-        free(s);
-        json_array_append_new(nics, json_pack("{s:s, s:o}", "name", e->d_name, "speed_mbps",
-                                              mbps > 0 ? json_integer(mbps) : json_null()));
+    char path[1024];
+    snprintf(path, sizeof path, "%s/class/net", sys);
+    struct dirent **names;
+    int n = sysdesc_list(path, &names);
+    for (int k = 0; k < n; k++) {
+        const char *name = names[k]->d_name;
+        if (nics && !sysdesc_dot(name) && strcmp(name, "lo") != 0) {
+            char line[64], driver[128];
+            snprintf(path, sizeof path, "%s/class/net/%s/speed", sys, name);
+            long mbps = sysdesc_first_line(path, line, sizeof line) ? strtol(line, NULL, 10) : -1;
+            /* An interface with no device under it is the kernel's own (a bridge, veth,
+             * ifb, tun): no hardware, no link speed to compare nodes by. */
+            snprintf(path, sizeof path, "%s/class/net/%s/device", sys, name);
+            bool virtual = access(path, F_OK) != 0;
+            snprintf(path, sizeof path, "%s/class/net/%s/device/driver", sys, name);
+            if (virtual || !sysdesc_link_name(path, driver, sizeof driver))
+                snprintf(driver, sizeof driver, "%s", virtual ? "virtual" : SYSDESC_UNKNOWN);
+            json_array_append_new(nics,
+                                  json_pack("{s:s, s:o, s:s, s:b}", "name", name, "speed_mbps",
+                                            mbps > 0 ? json_integer(mbps) : json_null(), "driver",
+                                            driver, "virtual", virtual));
+        }
+        free(names[k]);
     }
-    if (d)
-        closedir(d);
-    json_object_set_new(node, "nics", nics ? nics : json_null());
+    free(names);
+    return nics;
+}
+
+/* One RDMA port's entry (mb_sysdesc_rdma_ports_at). */
+static json_t *sysdesc_rdma_port(const char *sys, const char *hca, const char *num)
+{
+    static const char *const files[] = {"rate", "link_layer", "state"};
+    char v[3][128], path[1024];
+    for (size_t f = 0; f < 3; f++) {
+        snprintf(path, sizeof path, "%s/class/infiniband/%s/ports/%s/%s", sys, hca, num, files[f]);
+        if (!sysdesc_first_line(path, v[f], sizeof v[f]))
+            snprintf(v[f], sizeof v[f], "%s", SYSDESC_UNKNOWN);
+    }
+    /* state reads "4: ACTIVE": the word alone */
+    const char *state = strchr(v[2], ':') ? strchr(v[2], ':') + 1 : v[2];
+    state += strspn(state, " ");
+    return json_pack("{s:s, s:I, s:s, s:s, s:s}", "device", hca, "port",
+                     (json_int_t)strtol(num, NULL, 10), "rate", v[0], "link_layer", v[1], "state",
+                     state);
+}
+
+json_t *mb_sysdesc_rdma_ports_at(const char *sys)
+{
+    json_t *ports = json_array();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/class/infiniband", sys);
+    struct dirent **hcas;
+    int nh = sysdesc_list(path, &hcas);
+    for (int h = 0; h < nh; h++) {
+        const char *hca = hcas[h]->d_name;
+        struct dirent **nums = NULL;
+        snprintf(path, sizeof path, "%s/class/infiniband/%s/ports", sys, hca);
+        int np = sysdesc_dot(hca) ? 0 : sysdesc_list(path, &nums);
+        for (int k = 0; k < np; k++) {
+            const char *num = nums[k]->d_name;
+            if (ports && !sysdesc_dot(num))
+                json_array_append_new(ports, sysdesc_rdma_port(sys, hca, num));
+            free(nums[k]);
+        }
+        free(nums);
+        free(hcas[h]);
+    }
+    free(hcas);
+    return ports;
 }
 
 void mb_sysdesc_add(json_t *node)
 {
     sysdesc_cpu(node);
     sysdesc_memory(node);
-    sysdesc_nics(node);
+    json_t *nics = mb_sysdesc_nics_at("/sys");
+    json_object_set_new(node, "nics", nics ? nics : json_null());
+    json_t *ports = mb_sysdesc_rdma_ports_at("/sys");
+    json_object_set_new(node, "rdma_ports", ports ? ports : json_null());
     json_object_set_new(node, "kernel_cmdline", sysdesc_line("/proc/cmdline"));
 }

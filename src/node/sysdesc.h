@@ -2,7 +2,8 @@
 /* The rest of seed 003's Table 1 (system description), where the machine exposes it: CPU
  * family, model number, stepping and microcode (/proc/cpuinfo), memory type and speed
  * (dmidecode, when it is installed and the DMI tables are readable), the network
- * interfaces and their link speeds (/sys/class/net), and the kernel command line
+ * interfaces with their drivers and link speeds (/sys/class/net), the RDMA ports with their
+ * rates (/sys/class/infiniband: InfiniBand, RoCE, Omni-Path), and the kernel command line
  * (/proc/cmdline). What cannot be read is the string "unknown" (a NIC's speed: null). */
 #ifndef MB_SYSDESC_H
 #define MB_SYSDESC_H
@@ -10,8 +11,19 @@
 #include <jansson.h>
 
 /* Add "cpu_family", "cpu_model_number", "cpu_stepping", "microcode", "memory_type",
- * "memory_speed", "kernel_cmdline" (strings) and "nics" ([{"name", "speed_mbps"}]) to node. */
+ * "memory_speed", "kernel_cmdline" (strings), "nics" and "rdma_ports" to node. */
 void mb_sysdesc_add(json_t *node);
+
+/* Under sys (a sysfs root, "/sys"): the network interfaces but loopback, in name order,
+ * [{"name", "speed_mbps" (null where the link reports none), "driver" ("virtio_net",
+ * "mlx5_core"; "virtual" for one with no device under it: bridge, veth, ifb, tun),
+ * "virtual"}]; NULL when out of memory. */
+json_t *mb_sysdesc_nics_at(const char *sys);
+
+/* Under sys: every port of every RDMA device, [{"device", "port", "rate" ("100 Gb/sec (4X
+ * EDR)"), "link_layer" ("InfiniBand", "Ethernet"), "state" ("ACTIVE")}], "unknown" for a
+ * file it cannot read; [] where there is no such device; NULL when out of memory. */
+json_t *mb_sysdesc_rdma_ports_at(const char *sys);
 
 /* From the text of /proc/cpuinfo: the first processor's value of `key` ("cpu family",
  * "model", "stepping", "microcode") into buf; 0, or -1 when absent. */

@@ -125,23 +125,11 @@ static void report_context_node(FILE *f, const json_t *system)
         fprintf(f, "%s, speed %s\n", mb_report_text_str(node, "memory_type"),
                 mb_report_text_dash(mb_report_text_str(node, "memory_speed")));
     }
-    const json_t *nics = json_object_get(node, "nics");
-    if (json_is_array(nics)) {
-        report_context_label(f, "NICs");
-        size_t i;
-        const json_t *nic;
-        if (json_array_size(nics) == 0)
-            fprintf(f, "none but loopback");
-        json_array_foreach(nics, i, nic) {
-            const json_t *speed = json_object_get(nic, "speed_mbps");
-            fprintf(f, "%s%s ", i ? ", " : "",
-                    mb_report_text_dash(mb_report_text_str(nic, "name")));
-            if (json_is_integer(speed))
-                fprintf(f, "%" JSON_INTEGER_FORMAT " Mb/s", json_integer_value(speed));
-            else
-                fprintf(f, "(speed unknown)");
-        }
-        fputc('\n', f);
+    if (json_is_array(json_object_get(node, "nics"))) {
+        char net[1024];
+        mb_report_text_network(node, false, net, sizeof net);
+        report_context_label(f, "network");
+        fprintf(f, "%s\n", net);
     }
     report_context_label(f, "OS / kernel");
     fprintf(f, "%s / %s\n", mb_report_text_dash(mb_report_text_str(node, "os")),

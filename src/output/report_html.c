@@ -305,9 +305,9 @@ static void html_system(FILE *f, html_ctx_t *h)
     const json_t *nodes = json_object_get(sys, "node_list");
     if (json_array_size(nodes) > 0) {
         fputs("<h3>Nodes</h3>\n<table>\n<tr>", f);
-        static const char *const heads[] = {"node",   "host",   "CPU",    "sockets", "cores",
-                                            "PUs",    "memory", "caches", "OS",      "kernel",
-                                            "governor", "THP",  "clock source"};
+        static const char *const heads[] = {
+            "node",   "host", "CPU",    "sockets",  "cores", "PUs",          "memory",
+            "caches", "OS",   "kernel", "governor", "THP",   "clock source", "network"};
         for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++)
             mb_html_th(f, heads[k]);
         fputs("</tr>\n", f);
@@ -347,6 +347,9 @@ static void html_system(FILE *f, html_ctx_t *h)
             static const char *const texts[] = {"os", "kernel", "governor", "thp", "clocksource"};
             for (size_t k = 0; k < 5; k++)
                 mb_html_td(f, mb_report_text_str(node, texts[k]), false);
+            char net[1024];
+            mb_report_text_network(node, false, net, sizeof net);
+            mb_html_td(f, net, false);
             fputs("</tr>\n", f);
         }
         fputs("</table>\n", f);

@@ -416,23 +416,7 @@ static void nt_system(FILE *f, const json_t *root, const json_t *nodes)
                  mb_report_text_dash(mb_report_text_str(d, "memory_type")),
                  mb_report_text_dash(mb_report_text_str(d, "memory_speed")));
         snprintf(cell[7], NT_CELL, "%s", mb_report_text_dash(mb_report_text_str(d, "kernel")));
-        size_t used = 0;
-        const json_t *nic;
-        cell[8][0] = '\0';
-        json_array_foreach(json_object_get(d, "nics"), i, nic)
-        {
-            double mbps;
-            char speed[32] = "?";
-            if (mb_report_text_num(nic, "speed_mbps", &mbps))
-                snprintf(speed, sizeof speed, "%.0fM", mbps);
-            used += (size_t)snprintf(cell[8] + used, used < NT_CELL ? NT_CELL - used : 0,
-                                     "%s%s %s", i ? ", " : "",
-                                     mb_report_text_dash(mb_report_text_str(nic, "name")), speed);
-            if (used >= NT_CELL)
-                break;
-        }
-        if (!cell[8][0])
-            snprintf(cell[8], NT_CELL, "-");
+        mb_report_text_network(d, true, cell[8], NT_CELL);
     }
     nt_print(f, "Table 1: system description (sysdesc; \"unknown\" where the machine does not "
                 "expose it, ? a link speed it does not report)",

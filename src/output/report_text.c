@@ -4,6 +4,7 @@
 #include "report_text.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,4 +140,89 @@ void mb_report_text_params(const json_t *bench, const json_t *pt, char *buf, siz
         used += (size_t)w;
     }
     free(names);
+}
+
+/* buf[*used..] += the formatted text, cut at len. */
+static void report_text_add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void report_text_add(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    if (*used >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *used, len - *used, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used += (size_t)w;
+}
+
+void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t len)
+{
+    size_t used = 0, i, shown = 0, virtual = 0;
+    const json_t *nic, *port;
+    if (len)
+        buf[0] = '\0';
+    const json_t *nics = json_object_get(node, "nics");
+    json_array_foreach(nics, i, nic)
+    {
+        if (json_is_true(json_object_get(nic, "virtual"))) {
+            virtual ++;
+            continue;
+        }
+        const char *name = mb_report_text_dash(mb_report_text_str(nic, "name"));
+        const char *driver = mb_report_text_str(nic, "driver");
+        double mbps;
+        bool speed = mb_report_text_num(nic, "speed_mbps", &mbps);
+        report_text_add(buf, len, &used, "%s%s", shown++ ? ", " : "", name);
+        if (brief && speed)
+            report_text_add(buf, len, &used, " %.0fM", mbps);
+        else if (brief)
+            report_text_add(buf, len, &used, " ?");
+        else if (speed)
+            report_text_add(buf, len, &used, " (%s%s%.0f Mb/s)", driver ? driver : "",
+                            driver ? ", " : "", mbps);
+        else
+            report_text_add(buf, len, &used, " (%s%sspeed unknown)", driver ? driver : "",
+                            driver ? ", " : "");
+    }
+    const json_t *ports = json_object_get(node, "rdma_ports");
+    json_array_foreach(ports, i, port)
+    {
+        const char *dev = mb_report_text_dash(mb_report_text_str(port, "device"));
+        json_int_t num = json_integer_value(json_object_get(port, "port"));
+        const char *rate = mb_report_text_dash(mb_report_text_str(port, "rate"));
+        if (brief) {
+            /* "100 Gb/sec (4X EDR)": the rate without the width and generation */
+            int cut = (int)strcspn(rate, "(");
+            while (cut > 0 && rate[cut - 1] == ' ')
+                cut--;
+            report_text_add(buf, len, &used, "%s%s:%" JSON_INTEGER_FORMAT " %.*s",
+                            shown++ ? ", " : "", dev, num, cut, rate);
+        } else {
+            report_text_add(buf, len, &used, "%s%s port %" JSON_INTEGER_FORMAT " %s, %s, %s",
+                            i       ? ", "
+                            : shown ? "; RDMA: "
+                                    : "RDMA: ",
+                            dev, num, rate,
+                            mb_report_text_dash(mb_report_text_str(port, "link_layer")),
+                            mb_report_text_dash(mb_report_text_str(port, "state")));
+        }
+    }
+    if (!brief && virtual) {
+        size_t k = 0;
+        report_text_add(buf, len, &used, "%svirtual: ", used ? "; " : "");
+        json_array_foreach(nics, i, nic)
+        {
+            if (json_is_true(json_object_get(nic, "virtual")))
+                report_text_add(buf, len, &used, "%s%s", k++ ? ", " : "",
+                                mb_report_text_dash(mb_report_text_str(nic, "name")));
+        }
+    }
+    if (used == 0)
+        snprintf(buf, len, "%s",
+                 !brief && json_is_array(nics) && json_array_size(nics) == 0 &&
+                         json_array_size(ports) == 0
+                     ? "none but loopback"
+                     : "-");
 }

@@ -40,4 +40,11 @@ size_t mb_report_text_axis_names(const json_t *bench, const char **names, size_t
 /* A point's parameters as "size_bytes=1048576 cache=cold", in the order of bench's axes. */
 void mb_report_text_params(const json_t *bench, const json_t *pt, char *buf, size_t len);
 
+/* A node's network in words, from its "nics" and "rdma_ports" (system description): in full,
+ * "eth0 (virtio_net, speed unknown), ib0 (mlx5_core, 100000 Mb/s); RDMA: mlx5_0 port 1
+ * 100 Gb/sec (4X EDR), InfiniBand, ACTIVE; virtual: ifb0, ifb1"; briefly (a table's cell),
+ * the hardware alone, "eth0 ?, ib0 100000M, mlx5_0:1 100 Gb/sec". "-" when none is known;
+ * in full, "none but loopback" where the node has no interface but lo. */
+void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t len);
+
 #endif
