@@ -228,16 +228,19 @@ bench_mpiref() {
         exit !(m > 0 && x[1] > 0 && x[2] > 0 && x[1] <= 1.3 * m && 1.3 * x[1] >= m && x[2] <= 1.3 * m && 1.3 * x[2] >= m) }'; }
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
         if (NR == 0) { print "n/a"; exit } print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+    ratio3() { [ "$1" = n/a ] && echo n/a || calc '%.3f' "$1"; }
     # Beside each target ratio, the same reference loop read with mbsuite's statistic: the
     # median of ~20 us blocks of round trips, or of windows (bench/ref_pingpong.c,
     # ref_bw.c). Where that ratio is near 1 and the target's is not, the difference is
     # the statistic (a loop's mean takes in what takes the CPU away; see the detour line).
-    printf '%-30s %14s %14s %8s %14s %8s  %s\n' figure mbsuite reference ratio "ref. median" ratio \
-        "per round (mbsuite/reference)"
+    # paired: the median over the rounds of each round's own ratio (mbsuite and the reference
+    # ran seconds apart in it, so a state of the node that lasts longer is in both).
+    printf '%-30s %14s %14s %8s %14s %8s %8s  %s\n' figure mbsuite reference ratio "ref. median" ratio \
+        paired "per round (mbsuite/reference)"
     local mb_1m=() mb_1m_quiet=() mb_1m_state=() ref_1m=()
     drift_mid=$(median $(printf '%s\n' "${probe_at[@]}" | tr '/' '\n'))
     for d in $sizes; do
-        local mb=() ref=() refmed=() per=""
+        local mb=() ref=() refmed=() per="" pairs=()
         for round in $(seq "$rounds"); do
             m=$($GET "$TMP/ref$round/results.json" mpi.pingpong median size_bytes="$d" pair=intra 2>/dev/null) || m=""
             r=$(awk -v d="$d" '$1 == d { print $2 }' "$TMP/refpp$round")
@@ -255,13 +258,15 @@ bench_mpiref() {
                 probe_near "$round" "$drift_mid" && mb_1m_state+=("$m")
             fi
             per="$per $(calc '%.0f' "${m:-0}")/$(calc '%.0f' "${r:-0}")"
+            [ -n "$m" ] && [ -n "$r" ] && pairs+=("$(calc '%.6g' "$m / $r")")
         done
         local mm rm rmm
         mm=$(median "${mb[@]}") rm=$(median "${ref[@]}") rmm=$(median "${refmed[@]}")
-        printf '%-30s %11.0f ns %11.0f ns %8s %11.0f ns %8s %s\n' "pingpong $d B (half round trip)" "$mm" "$rm" \
-            "$(calc '%.3f' "$mm / $rm")" "$rmm" "$(calc '%.3f' "$mm / $rmm")" "$per"
+        printf '%-30s %11.0f ns %11.0f ns %8s %11.0f ns %8s %8s %s\n' "pingpong $d B (half round trip)" "$mm" "$rm" \
+            "$(calc '%.3f' "$mm / $rm")" "$rmm" "$(calc '%.3f' "$mm / $rmm")" \
+            "$(ratio3 "$(median "${pairs[@]}")")" "$per"
     done
-    local mb=() ref=() refmed=() per=""
+    local mb=() ref=() refmed=() per="" pairs=()
     for round in $(seq "$rounds"); do
         m=$($GET "$TMP/ref$round/results.json" mpi.bw bandwidth.median size_bytes=1048576 pair=intra 2>/dev/null) || m=""
         r=$(awk '$1 == 1048576 { print $2 }' "$TMP/refbw$round")
@@ -270,12 +275,13 @@ bench_mpiref() {
         [ -n "$r" ] && ref+=("$r")
         [ -n "$rmed" ] && refmed+=("$rmed")
         per="$per $(calc '%.0f' "${m:-0} / 1e6")/$(calc '%.0f' "${r:-0} / 1e6")"
+        [ -n "$m" ] && [ -n "$r" ] && pairs+=("$(calc '%.6g' "$m / $r")")
     done
     local bm br brm
     bm=$(median "${mb[@]}") br=$(median "${ref[@]}") brm=$(median "${refmed[@]}")
-    printf '%-30s %9.0f MB/s %9.0f MB/s %8s %9.0f MB/s %8s %s\n' "bw 1 MiB (window 64)" "$(calc '%.1f' "$bm / 1e6")" \
+    printf '%-30s %9.0f MB/s %9.0f MB/s %8s %9.0f MB/s %8s %8s %s\n' "bw 1 MiB (window 64)" "$(calc '%.1f' "$bm / 1e6")" \
         "$(calc '%.1f' "$br / 1e6")" "$(calc '%.3f' "$bm / $br")" "$(calc '%.1f' "$brm / 1e6")" \
-        "$(calc '%.3f' "$bm / $brm")" "$per"
+        "$(calc '%.3f' "$bm / $brm")" "$(ratio3 "$(median "${pairs[@]}")")" "$per"
     local rec=() recmed=() per=""
     for round in $(seq "$rounds"); do
         r=$(awk '$1 == 1048576 { print $2 }' "$TMP/refrec$round")
@@ -316,7 +322,9 @@ bench_mpiref() {
     done
     echo "in one state of the node (rounds ${same[*]:-none} of $rounds: the drift probe before and after mbsuite's" \
          "pingpong within 1.3x of the reference's 0 B figure), mbsuite / reference:${line:- no such round}"
-    echo "targets: every ratio within 5% (0.95..1.05), not asserted"
+    echo "targets: every ratio within 5% (0.95..1.05), not asserted; read them on the paired column where the" \
+         "node changed state between rounds (the probe's readings below): the medians' ratio then sets one state" \
+         "against the other"
     # Where the methods still differ, and which way that moves the ratio.
     echo "methods: mbsuite's figure is the median over >= 11 experiments of >= enough each (one" \
          "round trip at 1 MiB), each after 10 untimed round trips, ranks bound to cores; the" \
@@ -692,8 +700,10 @@ bench_os() {
     # of it moves on this machine, which a ratio's miss should be read against.
     local rounds=${MB_BENCH_ROUNDS:-3} i
     local -A refv
+    # Each run's figure in turn, x where one read nothing, so that round i's mbsuite run
+    # stands between the reference's runs i - 1 and i.
     # shellcheck disable=SC2086
-    refrun() { for o in "${ops[@]}"; do refv[$o]+="$("$ref" $o 2>/dev/null) "; done; }
+    refrun() { local v; for o in "${ops[@]}"; do v=$("$ref" $o 2>/dev/null) || v=""; refv[$o]+="${v:-x} "; done; }
     local load0 t0 t1
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
     t0=$(now)
@@ -705,11 +715,12 @@ bench_os() {
         refrun
     done
     t1=$(now)
-    # "MEDIAN/SPREAD" of numbers (SPREAD: max / min), nothing for none.
-    median_spread() { printf '%s\n' "$@" | sort -g | awk '$1 != "" { v[++n] = $1 } END {
+    # "MEDIAN/SPREAD" of numbers (SPREAD: max / min), nothing for none; x is no number.
+    median_spread() { printf '%s\n' "$@" | sort -g | awk '$1 != "" && $1 != "x" { v[++n] = $1 } END {
         if (n > 0) printf "%.6g/%.2f", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), (v[1] > 0 ? v[n] / v[1] : 0) }'; }
+    # A side's figure: "MEDIAN/SPREAD|RUN RUN ...", its runs in the order they ran.
     # shellcheck disable=SC2086
-    refm() { median_spread ${refv[$1]}; }
+    refm() { echo "$(median_spread ${refv[$1]})|${refv[$1]}"; }
     # mbsuite's figures as numbers in the reference's units: us (from ns), ns, MB/s (from
     # bytes/s), from the results.json in $r; mbm FUNCTION ARGS: over the rounds.
     us() { local v; v=$($GET "$r" "$@" 2>/dev/null) && calc '%.6g' "$v / 1000"; }
@@ -717,41 +728,62 @@ bench_os() {
     drv() { grep -oE "\"$1\": [0-9.e+-]+" "$r" | head -1 | awk '{ printf "%.6g", $2 / 1000 }'; }
     mbs() { local v; v=$($GET "$r" "$1" bandwidth.median "${@:2}" 2>/dev/null) && calc '%.6g' "$v / 1e6"; }
     mbm() {
-        local vals=() v i
+        local vals=() v i runs=""
         for i in $(seq "$rounds"); do
             r="$TMP/os$i/results.json"
             v=$("$@") && [ -n "$v" ] && vals+=("$v")
+            runs="$runs${v:-x} "
         done
-        [ ${#vals[@]} -gt 0 ] && median_spread "${vals[@]}"
+        [ ${#vals[@]} -gt 0 ] && echo "$(median_spread "${vals[@]}")|$runs"
     }
-    printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" \
-        "spread ref/mb" "target"
+    # The median over the rounds of mbsuite's run against the mean of the reference's runs
+    # just before and just after it, then each round's: "MEDIAN R1 R2 ..." (x where a side
+    # read nothing). Paired so, a ratio compares runs seconds apart: on the 2-vCPU VMs the
+    # node moves between states for tens of seconds at a time (README, "Drift probe"),
+    # which the two sides' medians over the whole section can meet in different shares.
+    paired() { awk -v r="$1" -v m="$2" 'BEGIN { nr = split(r, R, " "); nm = split(m, M, " ")
+        for (i = 1; i <= nm && i < nr; i++) {
+            ok = M[i] != "x" && R[i] != "x" && R[i + 1] != "x" && R[i] + R[i + 1] > 0
+            q[i] = ok ? sprintf("%.3f", M[i] / ((R[i] + R[i + 1]) / 2)) : "x"
+            if (ok) v[++n] = q[i] + 0
+        }
+        if (n == 0) exit
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        printf "%.3f", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
+        for (i = 1; i <= nm && i < nr; i++) printf " %s", q[i] }'; }
+    printf '%-36s %-26s %11s %11s %7s %7s  %-13s %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" \
+        "paired" "spread ref/mb" "target (on the paired ratio; rounds within it)"
     local targets=0 met=0 unsteady=0
-    # row FIGURE METHOD REFERENCE MBSUITE TOLERANCE_PERCENT, each figure as MEDIAN/SPREAD: the
-    # ratio mbsuite / reference of the medians.
+    # row FIGURE METHOD REFERENCE MBSUITE TOLERANCE_PERCENT, each side as refm and mbm
+    # write it: ratio, the medians' ratio; paired, the median of the rounds' own (paired).
     row() {
-        local verdict="" note="" rv=${3%%/*} mv=${4%%/*} spread=""
-        if [ -n "$rv" ] && [ -n "$mv" ] && [ -n "$5" ]; then
-            verdict=$(awk -v m="$mv" -v r="$rv" -v t="$5" 'BEGIN { d = m / r - 1; if (d < 0) d = -d
-                printf "within %d%%: %s", t, (d <= t / 100 ? "yes" : "no") }')
+        local verdict="" note="" ok="" rms=${3%%|*} mms=${4%%|*} spread="" pair="" within=""
+        local rv=${rms%%/*} mv=${mms%%/*}
+        [ -n "$rv" ] && [ -n "$mv" ] && pair=$(paired "${3#*|}" "${4#*|}")
+        if [ -n "${pair%% *}" ] && [ -n "$5" ]; then
+            ok=$(awk -v q="${pair%% *}" -v t="$5" 'BEGIN { d = q - 1; if (d < 0) d = -d
+                print (d <= t / 100 ? "yes" : "no") }')
+            within=$(echo "${pair#* }" | awk -v t="$5" '{ for (i = 1; i <= NF; i++) if ($i != "x") {
+                n++; d = $i - 1; if (d < 0) d = -d; if (d <= t / 100) k++ } } END { printf "%d of %d", k, n }')
+            verdict="within $5%: $ok ($within rounds: ${pair#* })"
             # A spread of 0: a run read 0 or less (lat_ctx's overhead subtraction at 64 KiB,
             # where the overhead's own noise is as large as the switch; mbsuite clamps at 0).
-            [ "${3#*/}" = 0.00 ] && note=" (a reference run read <= 0)"
-            [ "${4#*/}" = 0.00 ] && note="$note (an mbsuite run read 0)"
+            [ "${rms#*/}" = 0.00 ] && note=" (a reference run read <= 0)"
+            [ "${mms#*/}" = 0.00 ] && note="$note (an mbsuite run read 0)"
         fi
         # A figure with a target counts, measured or not (a missing side is a miss).
         if [ -n "$5" ]; then
             targets=$((targets + 1))
-            [ "${verdict##*: }" = yes ] && met=$((met + 1))
+            [ "$ok" = yes ] && met=$((met + 1))
             # A miss where the reference's own runs spread wider than the tolerance: no
             # figure could stay within it of every one of them.
-            [ "${verdict##*: }" = no ] && [ -n "$rv" ] &&
-                awk -v s="${3#*/}" -v t="$5" 'BEGIN { exit !(s > 1 + t / 100 || s == 0) }' &&
+            [ "$ok" = no ] && awk -v s="${rms#*/}" -v t="$5" 'BEGIN { exit !(s > 1 + t / 100 || s == 0) }' &&
                 unsteady=$((unsteady + 1))
         fi
-        [ -n "$rv" ] && [ -n "$mv" ] && spread="${3#*/}/${4#*/}"
-        printf '%-36s %-26s %11s %11s %7s  %-13s %s\n' "$1" "$2" "${rv:--}" "${mv:--}" \
-            "$([ -n "$rv" ] && [ -n "$mv" ] && calc '%.3f' "$mv / $rv" || echo -)" "${spread:--}" "$verdict$note"
+        [ -n "$rv" ] && [ -n "$mv" ] && spread="${rms#*/}/${mms#*/}"
+        printf '%-36s %-26s %11s %11s %7s %7s  %-13s %s\n' "$1" "$2" "${rv:--}" "${mv:--}" \
+            "$([ -n "$rv" ] && [ -n "$mv" ] && calc '%.3f' "$mv / $rv" || echo -)" "${pair%% *}" \
+            "${spread:--}" "$verdict$note"
     }
     row "null call (getppid), us" "lat_syscall null" "$(refm null)" "$(mbm us os.null_call median)" 5
     row "null I/O read (/dev/zero), us" "lat_syscall read" "$(refm read)" "$(mbm us os.null_io median op=read)" 5
@@ -794,6 +826,7 @@ bench_os() {
     echo "  procedure call 0 / 7 args (seed 004): $(ns os.proc_call median args=0) / $(ns os.proc_call median args=7)"
     echo "  BOGOMFLOPS single / double, L1 (seed 003 Table 9): $(grep -oE '"mflops_single_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') / $(grep -oE '"mflops_double_L1": [0-9.e+-]+' "$r" | awk '{ print $2 }') MFLOPS"
     echo "(each side: the median of its runs, alternated: the reference $((rounds + 1)) times, mbsuite $rounds;" \
+         "paired: the median over the rounds of mbsuite's run over the mean of the reference's runs either side of it;" \
          "procedure call and BOGOMFLOPS from mbsuite's first run; the machine's load before: $load0," \
          "after: $(cut -d' ' -f1-3 /proc/loadavg); on a shared machine every figure is inflated and the ratios noisy;" \
          "section $(calc '%.0f' "$t1 - $t0") s)"
