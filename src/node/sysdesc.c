@@ -133,20 +133,21 @@ static bool sysdesc_link_name(const char *path, char *buf, size_t len)
     return buf[0] != '\0';
 }
 
-/* The entries of dir in name order, . and .. left out (scandir); their count, 0 when none. */
+static int sysdesc_not_dot(const struct dirent *e)
+{
+    return strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+}
+
+/* The entries of dir in name order, . and .. left out (scandir; the caller frees each and
+ * *names); their count, 0 with *names NULL when dir cannot be read. */
 static int sysdesc_list(const char *dir, struct dirent ***names)
 {
-    int n = scandir(dir, names, NULL, alphasort);
+    int n = scandir(dir, names, sysdesc_not_dot, alphasort);
     if (n < 0) {
         *names = NULL;
         return 0;
     }
     return n;
-}
-
-static bool sysdesc_dot(const char *name)
-{
-    return strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
 }
 
 /* One file's first line into buf, newline cut; false when unreadable or empty. */
@@ -170,7 +171,7 @@ json_t *mb_sysdesc_nics_at(const char *sys)
     int n = sysdesc_list(path, &names);
     for (int k = 0; k < n; k++) {
         const char *name = names[k]->d_name;
-        if (nics && !sysdesc_dot(name) && strcmp(name, "lo") != 0) {
+        if (nics && strcmp(name, "lo") != 0) {
             char line[64], driver[128];
             snprintf(path, sizeof path, "%s/class/net/%s/speed", sys, name);
             long mbps = sysdesc_first_line(path, line, sizeof line) ? strtol(line, NULL, 10) : -1;
@@ -219,13 +220,12 @@ json_t *mb_sysdesc_rdma_ports_at(const char *sys)
     int nh = sysdesc_list(path, &hcas);
     for (int h = 0; h < nh; h++) {
         const char *hca = hcas[h]->d_name;
-        struct dirent **nums = NULL;
+        struct dirent **nums;
         snprintf(path, sizeof path, "%s/class/infiniband/%s/ports", sys, hca);
-        int np = sysdesc_dot(hca) ? 0 : sysdesc_list(path, &nums);
+        int np = sysdesc_list(path, &nums);
         for (int k = 0; k < np; k++) {
-            const char *num = nums[k]->d_name;
-            if (ports && !sysdesc_dot(num))
-                json_array_append_new(ports, sysdesc_rdma_port(sys, hca, num));
+            if (ports)
+                json_array_append_new(ports, sysdesc_rdma_port(sys, hca, nums[k]->d_name));
             free(nums[k]);
         }
         free(nums);
