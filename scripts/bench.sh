@@ -513,6 +513,14 @@ bench_node() {
     local rounds=${MB_BENCH_NODE_ROUNDS:-3} level_runs=${MB_BENCH_LEVEL_RUNS:-10} ref="$BUILD/bench"
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     ratio() { calc '%.3f' "$1 / $2"; }
+    # The median over the rounds of each round's own ratio, "A1 A2 ..." over "B1 B2 ..." (a
+    # 0 on either side left out): mbsuite and the reference ran back to back in a round, so
+    # a state of the node that lasts longer is in both (README, "Drift probe").
+    paired_rounds() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+        for (i = 1; i <= n; i++) if (x[i] > 0 && y[i] > 0) v[++k] = x[i] / y[i]
+        if (k == 0) { printf "n/a"; exit }
+        for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+        printf "%.3f", (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2) }'; }
     # A figure a run did not produce (a failed or cut point) reads 0, not an abort.
     nget() { $GET "$@" 2>/dev/null || echo 0; }
     # The default curve (1 KiB to 4 x LLC at most 256 MiB, 4 points per octave), with fewer
@@ -615,20 +623,21 @@ bench_node() {
         while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("${pin[@]}" "$ref/ref_chase" $sizes)
     done
     local m rm rs
-    echo "(medians of $rounds alternated rounds; MB/s = 1e6 bytes/s; the machine's load: $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "(medians of $rounds alternated rounds, and paired: the median of each round's own ratio; MB/s = 1e6 bytes/s;" \
+         "the machine's load: $(cut -d' ' -f1-3 /proc/loadavg))"
     m=$(median "${triad[@]}"); rm=$(median "${ref_triad[@]}")
-    echo "STREAM triad, one rank, 3 x $(calc '%.0f' "$array_one / 1048576") MiB (4 x LLC, or memory_max / 3 at most): mbsuite $(calc '%.0f' "$m / 1e6") MB/s (median; best experiment $(calc '%.0f' "$(median "${triad_best[@]}") / 1e6")), reference (stream.c's method, built without OpenMP, best of 10) $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm") (target within 5%)"
+    echo "STREAM triad, one rank, 3 x $(calc '%.0f' "$array_one / 1048576") MiB (4 x LLC, or memory_max / 3 at most): mbsuite $(calc '%.0f' "$m / 1e6") MB/s (median; best experiment $(calc '%.0f' "$(median "${triad_best[@]}") / 1e6")), reference (stream.c's method, built without OpenMP, best of 10) $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm"), paired $(paired_rounds "${triad[*]}" "${ref_triad[*]}") (target within 5%)"
     m=$(median "${triad_all[@]}"); rm=$(median "${ref_triad_all[@]}")
     echo "STREAM triad, all ranks of the node (2): mbsuite aggregate $(calc '%.0f' "$m / 1e6") MB/s (each rank 3 x $(calc '%.0f' "$array_all / 2097152") MiB), reference (2 OpenMP threads over 3 x $(calc '%.0f' "$array_all / 1048576") MiB) $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm")"
     m=$(median "${read[@]}"); rm=$(median "${ref_read[@]}")
-    echo "read, 64 MiB: mbsuite shm.bandwidth $(calc '%.0f' "$m / 1e6") MB/s (median; best $(calc '%.0f' "$(median "${read_best[@]}") / 1e6")), bw_mem's rd loop $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm") (target within 10%)"
+    echo "read, 64 MiB: mbsuite shm.bandwidth $(calc '%.0f' "$m / 1e6") MB/s (median; best $(calc '%.0f' "$(median "${read_best[@]}") / 1e6")), bw_mem's rd loop $(calc '%.0f' "$rm / 1e6") MB/s; ratio $(ratio "$m" "$rm"), paired $(paired_rounds "${read[*]}" "${ref_read[*]}") (target within 10%)"
     m=$(median "${copy[@]}"); rm=$(median "${ref_copy[@]}")
     echo "copy (memcpy), 64 MiB: mbsuite $(calc '%.0f' "$m / 1e6") MB/s counting reads + writes, $(calc '%.0f' "$m / 2e6") MB/s counting the copy once as bw_mem does; bw_mem bcopy $(calc '%.0f' "$rm / 1e6") MB/s; ratio (bw_mem's counting) $(ratio "$m / 2" "$rm")"
     set -- $names
     for s in $sizes; do
         # shellcheck disable=SC2086
         m=$(median ${lat[$s]}); rm=$(median ${ref_lat[$s]}); rs=$(median ${ref_lat_short[$s]})
-        echo "latency $1 ($(calc '%.0f' "$s / 1024") KiB, random chase): mbsuite $(calc '%.2f' "$m") ns (median), reference chase $(calc '%.2f' "$rm") ns; ratio $(ratio "$m" "$rm") (target within 5%);" \
+        echo "latency $1 ($(calc '%.0f' "$s / 1024") KiB, random chase): mbsuite $(calc '%.2f' "$m") ns (median), reference chase $(calc '%.2f' "$rm") ns; ratio $(ratio "$m" "$rm"), paired $(paired_rounds "${lat[$s]}" "${ref_lat[$s]}") (target within 5%);" \
              "the reference's median of 20 us loops (mbsuite's statistic) $(calc '%.2f' "$rs") ns, ratio $(ratio "$m" "$rs")"
         shift
     done
