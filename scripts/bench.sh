@@ -384,8 +384,13 @@ bench_fits() {
     # The pre-flight stays on: the Q target is for a quiet run, and it says how quiet.
     $MPIRUN -np 2 "$EXE" --only 'mpi.*' --out "$TMP/fit2" >/dev/null 2>&1
     fit_summary "-np 2" "$TMP/fit2" "p = 2 only"
+    # Where the library says its shared-memory path changes protocol (system.mpi.protocol_limits:
+    # Open MPI's vader or sm transport, MPICH ch4's cell), against where the fit broke.
+    local shm_limit
+    shm_limit=$(tr -d '\n' <"$TMP/fit2/results.json" | grep -oE '"(btl_vader_eager_limit|btl_sm_eager_limit|MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE)": *[0-9]+' |
+                head -1 | sed 's/"\([^"]*\)": */\1 = /')
     echo "-np 2: mpi.pingpong's fitted segments start at $($GET "$TMP/fit2/results.json" breaks mpi.pingpong pair=intra) B" \
-         "(Open MPI's shared-memory eager-to-rendezvous step expected at 4096 B)"
+         "(the library's shared-memory eager limit, MPI_T: ${shm_limit:-not stated}; the step expected there)"
     # Composite patterns measured directly against their recipes summed from the fits, and
     # whether the node was in the same state for both (drift.h: far from 1, it was not).
     $GET "$TMP/fit2/results.json" predictions errors | while read -r name err npts drift; do

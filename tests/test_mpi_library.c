@@ -75,13 +75,44 @@ static void test_words_and_truncation(void **state)
     assert_string_equal(version, "4.1");
 }
 
+/* The protocol limits among the control variables both Debian 12 libraries list (captured
+ * with MPI_T here, -np 2), and names that only look like one. */
+static void test_protocol_cvars(void **state)
+{
+    (void)state;
+    static const char *const limits[] = {"btl_vader_eager_limit",
+                                         "btl_vader_rndv_eager_limit",
+                                         "btl_tcp_eager_limit",
+                                         "btl_self_eager_limit",
+                                         "btl_sm_eager_limit",
+                                         "MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE",
+                                         "MPIR_CVAR_CH4_OFI_EAGER_MAX_MSG_SIZE",
+                                         "MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ",
+                                         "MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE"};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        assert_true(mb_mpi_library_protocol_cvar(limits[i]));
+    static const char *const others[] = {"MPIR_CVAR_CTXID_EAGER_SIZE",
+                                         "MPIR_CVAR_CH4_SHM_POSIX_EAGER",
+                                         "btl_vader_max_send_size",
+                                         "btl_vader_single_copy_mechanism",
+                                         "MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_NUM_CELLS",
+                                         ""};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        assert_false(mb_mpi_library_protocol_cvar(others[i]));
+    assert_false(mb_mpi_library_protocol_cvar(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_mpi),   cmocka_unit_test(test_mpich),
-        cmocka_unit_test(test_intel_mpi),  cmocka_unit_test(test_mvapich2),
-        cmocka_unit_test(test_cray_mpich), cmocka_unit_test(test_unknown),
+        cmocka_unit_test(test_open_mpi),
+        cmocka_unit_test(test_mpich),
+        cmocka_unit_test(test_intel_mpi),
+        cmocka_unit_test(test_mvapich2),
+        cmocka_unit_test(test_cray_mpich),
+        cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_words_and_truncation),
+        cmocka_unit_test(test_protocol_cvars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

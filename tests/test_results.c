@@ -508,6 +508,31 @@ static void test_report_enough_scans(void **state)
     json_decref(root);
 }
 
+/* The MPI's protocol limits, by name; none recorded (a run from before): no line. */
+static void test_report_mpi_limits(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("results_fixture.json");
+    char *text = render(root);
+    assert_null(strstr(text, "MPI limits"));
+    free(text);
+    json_t *mpi = json_object_get(json_object_get(root, "system"), "mpi");
+    json_object_set_new(mpi, "protocol_limits",
+                        json_pack("{s:I, s:I}", "btl_vader_eager_limit", (json_int_t)4096,
+                                  "btl_tcp_eager_limit", (json_int_t)65536));
+    text = render(root);
+    assert_contains(text,
+                    "MPI limits      btl_tcp_eager_limit 65536 B, btl_vader_eager_limit 4096 B "
+                    "(the library's MPI_T control variables on its protocols;");
+    free(text);
+    json_object_set_new(mpi, "protocol_limits", json_object());
+    text = render(root);
+    assert_contains(text, "MPI limits      none stated (no MPI_T control variable of the library "
+                          "names one)\n");
+    free(text);
+    json_decref(root);
+}
+
 static void test_report_fixture(void **state)
 {
     (void)state;
@@ -706,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_results_update_section),
         cmocka_unit_test(test_results_open_missing_dir),
         cmocka_unit_test(test_report_fixture),
+        cmocka_unit_test(test_report_mpi_limits),
         cmocka_unit_test(test_report_enough_scans),
         cmocka_unit_test(test_report_missing_fields),
         cmocka_unit_test(test_report_failed_points),

@@ -86,3 +86,20 @@ void mb_mpi_library_parse(const char *text, char *name, size_t name_len, char *v
     if (end > start)
         mpi_library_copy(name, name_len, text + start, end - start);
 }
+
+/* Whether word occurs in name, any case. */
+static bool mpi_library_has(const char *name, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = name; *p; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return true;
+    return false;
+}
+
+bool mb_mpi_library_protocol_cvar(const char *name)
+{
+    return name && ((mpi_library_has(name, "eager") &&
+                     (mpi_library_has(name, "limit") || mpi_library_has(name, "max"))) ||
+                    mpi_library_has(name, "iqueue_cell_size"));
+}

@@ -7,6 +7,7 @@
 #ifndef MB_MPI_LIBRARY_H
 #define MB_MPI_LIBRARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* From the first line of text: name gets what precedes the first version number (less
@@ -15,5 +16,14 @@
  * to its first comma. Both are always terminated; an empty or NULL text names "unknown". */
 void mb_mpi_library_parse(const char *text, char *name, size_t name_len, char *version,
                           size_t version_len);
+
+/* Whether an MPI_T control variable of this name is one of the library's message-protocol
+ * limits, the sizes where its messages change protocol (eager to rendezvous) that the
+ * fitted models' breaks should meet: any name with "eager" and "limit" or "max" in it, any
+ * case (Open MPI's btl_vader_eager_limit, btl_sm_eager_limit, btl_tcp_eager_limit and
+ * their rndv_eager_limit; MPICH's MPIR_CVAR_CH3_EAGER_MAX_MSG_SIZE,
+ * MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ), and MPICH ch4's shared-memory cell size
+ * (MPIR_CVAR_CH4_SHM_POSIX_IQUEUE_CELL_SIZE: a message that fits a cell goes eagerly). */
+bool mb_mpi_library_protocol_cvar(const char *name);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -151,6 +152,11 @@ static void report_context_node(FILE *f, const json_t *system)
     }
 }
 
+static int report_context_cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void report_context_mpi(FILE *f, const json_t *system)
 {
     const json_t *mpi = json_object_get(system, "mpi");
@@ -182,6 +188,32 @@ static void report_context_mpi(FILE *f, const json_t *system)
             fprintf(f, REPORT_CONTEXT_INDENT "%-16s", "");
         fprintf(f, "%s=%s\n", key, mb_report_text_dash(json_string_value(v)));
         first = false;
+    }
+    /* Where its messages change protocol, for the fitted models' breaks to be read against
+     * (results from before they were recorded have none). */
+    const json_t *limits = json_object_get(mpi, "protocol_limits");
+    if (json_is_object(limits)) {
+        report_context_label(f, "MPI limits");
+        if (json_object_size(limits) == 0)
+            fprintf(f, "none stated (no MPI_T control variable of the library names one)");
+        const char **names = malloc(json_object_size(limits) * sizeof *names + 1);
+        size_t n = 0;
+        json_object_foreach((json_t *)limits, key, v)
+        {
+            if (names)
+                names[n++] = key;
+        }
+        if (names)
+            qsort(names, n, sizeof *names, report_context_cmp_str);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, "%s%s %" JSON_INTEGER_FORMAT " B", i ? ", " : "", names[i],
+                    json_integer_value(json_object_get(limits, names[i])));
+        fprintf(f, "%s\n",
+                n ? " (the library's MPI_T control variables on its protocols; "
+                    "a fitted segment that starts at an eager limit is the eager "
+                    "to rendezvous step)"
+                  : "");
+        free(names);
     }
 }
 
