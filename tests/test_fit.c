@@ -603,16 +603,16 @@ static void test_holdout(void **state)
     size_t n = make_points(pts, &t, ps, 4, ds, 6, 0.002, r), held = 0;
     double mape = -1;
     char err[256];
-    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
-                                    err, sizeof err),
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, NULL, &mape,
+                                    &held, err, sizeof err),
                      0);
     assert_int_equal(held, 4 + 5); /* d = 4096 at every p, and p = 16 at the other sizes */
     assert_true(mape >= 0 && mape < 1.0);
     /* nothing to hold out: 3 sizes, 1 process count */
     double p2[] = {2};
     n = make_points(pts, &t, p2, 1, ds, 3, 0.01, NULL);
-    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, &mape, &held,
-                                    err, sizeof err),
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, NULL, &mape,
+                                    &held, err, sizeof err),
                      -1);
     assert_non_null(strstr(err, "nothing to hold out"));
 
@@ -628,7 +628,7 @@ static void test_holdout(void **state)
     for (size_t j = 0; j < n; j++)
         pts[j].t_ns *= 1 + gsl_ran_gaussian(r, 0.03);
     pts[7].t_ns *= 1.3; /* a held-out point far off: weights over all would see it */
-    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, &mape,
+    assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, NULL, &mape,
                                     &held, err, sizeof err),
                      0);
     assert_int_equal(held, 3);
@@ -737,17 +737,73 @@ static void test_family_select(void **state)
     gsl_rng_free(r);
 }
 
+/* Open MPI's shared-memory step, eager below 4096 B and rendezvous from it, fitted on the
+ * suite's grid of sizes without 4096 (the point the holdout check leaves out): the segment
+ * above starts at the next size fitted, 6144, until the library's eager limit places it. */
+static void test_place_breaks(void **state)
+{
+    (void)state;
+    mb_fit_point_t pts[64];
+    size_t n = 0;
+    for (double d = 1; d <= 1048576; d *= 2)
+        for (int half = 0; half < 2 && (d > 1 || !half); half++) {
+            double x = half ? 1.5 * d : d;
+            if (x == 4096 || x > 1048576)
+                continue;
+            double t = x < 4096 ? 300 + 0.05 * x : 2000 + 0.07 * x;
+            pts[n++] = (mb_fit_point_t){2, x, t, 0.005 * t, false};
+        }
+    mb_fit_segments_t s, placed;
+    char err[256];
+    assert_int_equal(
+        mb_fit_segments(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
+    assert_int_equal(s.count, 2);
+    assert_true(s.seg[0].d_max == 3072 && s.seg[1].d_min == 6144);
+    assert_int_equal(mb_fit_segments_pick(&s, 4096), 0); /* the eager line: far under */
+    double truth = 2000 + 0.07 * 4096;
+    assert_true(mb_fit_predict(&s.seg[0], 2, 4096, NULL, NULL) < 0.5 * truth);
+
+    double limit[] = {4096};
+    placed = s;
+    mb_fit_segments_place_breaks(&placed, &(mb_fit_limits_t){limit, 1});
+    assert_true(placed.seg[1].d_min == 4096);
+    assert_true(placed.seg[0].d_max == 3072 && placed.seg[1].d_max == s.seg[1].d_max);
+    size_t k = mb_fit_segments_pick(&placed, 4096);
+    assert_int_equal(k, 1);
+    assert_true(fabs(mb_fit_predict(&placed.seg[k], 2, 4096, NULL, NULL) / truth - 1) < 0.01);
+
+    /* Left where it is: two limits in the gap (which one is unknown), a limit at a size
+     * fitted already, none known. */
+    double two[] = {4096, 5000}, at[] = {6144, 3072};
+    const mb_fit_limits_t cases[] = {{two, 2}, {at, 2}, {NULL, 0}};
+    for (size_t c = 0; c < 3; c++) {
+        placed = s;
+        mb_fit_segments_place_breaks(&placed, &cases[c]);
+        assert_true(placed.seg[1].d_min == 6144);
+    }
+    placed = s;
+    mb_fit_segments_place_breaks(&placed, NULL);
+    assert_true(placed.seg[1].d_min == 6144);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_basis_names),       cmocka_unit_test(test_usable_bases),
-        cmocka_unit_test(test_recover_models),    cmocka_unit_test(test_selection_rate),
-        cmocka_unit_test(test_q_exact_and_wrong), cmocka_unit_test(test_segments_break),
+        cmocka_unit_test(test_basis_names),
+        cmocka_unit_test(test_usable_bases),
+        cmocka_unit_test(test_recover_models),
+        cmocka_unit_test(test_selection_rate),
+        cmocka_unit_test(test_q_exact_and_wrong),
+        cmocka_unit_test(test_segments_break),
         cmocka_unit_test(test_segments_dispersion),
-        cmocka_unit_test(test_holdout),           cmocka_unit_test(test_predict),
-        cmocka_unit_test(test_q_honest),          cmocka_unit_test(test_spike),
+        cmocka_unit_test(test_holdout),
+        cmocka_unit_test(test_predict),
+        cmocka_unit_test(test_q_honest),
+        cmocka_unit_test(test_spike),
         cmocka_unit_test(test_nonnegative),
-        cmocka_unit_test(test_segment_rules_and_zero), cmocka_unit_test(test_family_select),
+        cmocka_unit_test(test_segment_rules_and_zero),
+        cmocka_unit_test(test_family_select),
+        cmocka_unit_test(test_place_breaks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -235,6 +235,54 @@ static void test_fit_by_roles(void **state)
     json_decref(root);
 }
 
+/* The library's eager limits (system.mpi.protocol_limits) place a break that falls between
+ * two sizes: shared memory's for the intra-node pair, the network's for the inter-node one;
+ * a rendezvous's first fragment (rndv) and a rank's own transport (self) never. The step
+ * here is at 5000 B, between the sizes 4096 and 6144. */
+static void test_fit_limits(void **state)
+{
+    (void)state;
+    json_t *b = mb_testdoc_bench("mpi.step", "linear_pd", NULL, "size_bytes:message_size",
+                                 "pair:label:intra,inter", NULL);
+    for (int k = 0; k < 2; k++)
+        for (double d = 1; d <= 1048576; d *= 2)
+            for (int half = 0; half < 2 && (d > 1 || !half); half++) {
+                double x = half ? 1.5 * d : d;
+                if (x <= 1048576)
+                    mb_testdoc_point(
+                        b, json_pack("{s:f, s:s}", "size_bytes", x, "pair", k ? "inter" : "intra"),
+                        x < 5000 ? 300 + 0.05 * x : 2000 + 0.07 * x);
+            }
+    json_t *limits =
+        json_pack("{s:I, s:I, s:I, s:I}", "btl_vader_eager_limit", (json_int_t)5000,
+                  "btl_tcp_eager_limit", (json_int_t)5500, "btl_vader_rndv_eager_limit",
+                  (json_int_t)4500, "btl_self_eager_limit", (json_int_t)4800);
+    json_t *root = json_pack("{s:[o], s:{s:i, s:{s:o}}}", "benchmarks", b, "system", "nodes", 2,
+                             "mpi", "protocol_limits", limits);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    const char *pairs[] = {"intra", "inter"};
+    double starts[] = {5000, 5500};
+    for (int k = 0; k < 2; k++) {
+        const json_t *f = find_fit(fits, "mpi.step", "pair", pairs[k]);
+        assert_non_null(f);
+        const json_t *segs = json_object_get(f, "segments");
+        assert_int_equal(json_array_size(segs), 2); /* eager, rendezvous */
+        const json_t *up = json_array_get(segs, 1);
+        assert_true(json_number_value(json_object_get(up, "d_min")) == starts[k]);
+        assert_true(json_number_value(json_object_get(json_array_get(segs, 0), "d_max")) == 4096);
+    }
+    json_decref(fits);
+    /* None stated (a run from before): the segment starts at the first size above. */
+    json_object_del(json_object_get(json_object_get(root, "system"), "mpi"), "protocol_limits");
+    fits = mb_fit_results(root, err, sizeof err);
+    const json_t *segs = json_object_get(find_fit(fits, "mpi.step", "pair", "intra"), "segments");
+    assert_true(json_number_value(json_object_get(json_array_get(segs, 1), "d_min")) == 6144);
+    json_decref(fits);
+    json_decref(root);
+}
+
 /* One point is no model, and the entry says what to do: a barrier over p alone on 2 ranks
  * is told to run on more ranks; a one-size benchmark is told it has one point. */
 static void test_fit_one_point(void **state)
@@ -464,7 +512,7 @@ int main(void)
         cmocka_unit_test(test_fit_results),    cmocka_unit_test(test_fit_by_roles),
         cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
-        cmocka_unit_test(test_fit_one_point),
+        cmocka_unit_test(test_fit_one_point),  cmocka_unit_test(test_fit_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

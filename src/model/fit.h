@@ -124,15 +124,34 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
 /* The segment used for size d: the last one whose d_min <= d (the first below its range). */
 size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d);
 
+/* Where the MPI library says its messages change protocol (its eager limits, in bytes,
+ * system.mpi.protocol_limits): NULL or n = 0 for none known. */
+typedef struct mb_fit_limits {
+    const double *bytes;
+    size_t n;
+} mb_fit_limits_t;
+
+/* A break between two measured sizes, the last of one segment (d_a) and the first of the
+ * next (d_b), with exactly one limit L such that d_a < L < d_b: the next segment starts at
+ * L (its d_min), not at d_b, so that a size in between is given the protocol the library
+ * sends it by (mb_fit_segments_pick). Open MPI's shared memory sends 4096 B and more by
+ * rendezvous (btl_vader_eager_limit 4096, the header included); fitted without a 4096-byte
+ * point, the segment above began at the next size measured, 6144, and 4096 was predicted
+ * from the eager line, 85% under. */
+void mb_fit_segments_place_breaks(mb_fit_segments_t *s, const mb_fit_limits_t *limits);
+
 /* Holdout check: fit mb_fit_segments on the points left after holding out every fourth
  * distinct d (indices 3, 7, ...) and, with >= 3 distinct p, the largest p; *mape_pct gets
  * the median absolute percentage error of its predictions of the held-out points and
  * *n_held their count. With min_rel > 0 the points carry their errors as measured and the
  * training points' are raised by mb_fit_scatter_weights(training points, min_rel): the
  * weights are part of the fit, so the held-out points have no say in them (with 0 the
- * errors are used as given). Returns 0, or -1 with err (nothing to hold out, or no fit). */
+ * errors are used as given). The training fit's breaks are placed at limits as the whole
+ * fit's are (mb_fit_segments_place_breaks). Returns 0, or -1 with err (nothing to hold out,
+ * or no fit). */
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                   double min_rel, double *mape_pct, size_t *n_held, char *err, size_t errlen);
+                   double min_rel, const mb_fit_limits_t *limits, double *mape_pct, size_t *n_held,
+                   char *err, size_t errlen);
 
 /* Raise each point's sd to the scatter its neighbours show, so that chi2 measures the
  * model's misfit, not the machine's run-to-run noise, and Q can tell a right model from a

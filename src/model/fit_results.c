@@ -155,8 +155,43 @@ static unsigned fit_results_family(json_t *entry, const mb_fit_point_t *pts, siz
     return mb_fit_family_bases(fam);
 }
 
+/* Whether word occurs in name. */
+static bool fit_results_names(const char *name, const char *word)
+{
+    return strstr(name, word) != NULL;
+}
+
+/* The library's eager limits that apply to a series (system.mpi.protocol_limits): its
+ * shared-memory transport's (Open MPI's vader or sm, MPICH's shm cell) for an intra-node
+ * pair, or for a series without a pair on a one-node run; the other transports' but a
+ * rank's own (self) for an inter-node pair; a rendezvous's first fragment size (rndv)
+ * never, no protocol changing there. Into out, at most max; returns how many. */
+static size_t fit_results_limits(const json_t *system, const json_t *series, double *out,
+                                 size_t max)
+{
+    const char *pair = json_string_value(json_object_get(series, "pair"));
+    bool one_node = json_integer_value(json_object_get(system, "nodes")) == 1;
+    bool shm = pair ? strcmp(pair, "intra") == 0 : one_node;
+    bool net = pair && strcmp(pair, "inter") == 0;
+    const json_t *limits = json_object_get(json_object_get(system, "mpi"), "protocol_limits");
+    const char *name;
+    const json_t *v;
+    size_t n = 0;
+    json_object_foreach((json_t *)limits, name, v)
+    {
+        bool is_shm = fit_results_names(name, "vader") || fit_results_names(name, "btl_sm_") ||
+                      fit_results_names(name, "SHM");
+        if (n < max && json_is_integer(v) && json_integer_value(v) > 0 &&
+            !fit_results_names(name, "rndv") && !fit_results_names(name, "self") &&
+            (shm ? is_shm : net && !is_shm))
+            out[n++] = (double)json_integer_value(v);
+    }
+    return n;
+}
+
 /* One "fits" entry for a benchmark and series. */
-static json_t *fit_results_entry(const json_t *bench, const json_t *series, double resolution_ns)
+static json_t *fit_results_entry(const json_t *bench, const json_t *series, double resolution_ns,
+                                 const json_t *system)
 {
     json_t *vars = json_array();
     if (mb_record_axis(bench, MB_ROLE_RANKS))
@@ -232,6 +267,9 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
         free(pts);
         return entry;
     }
+    double limit_bytes[16];
+    mb_fit_limits_t limits = {limit_bytes, fit_results_limits(system, series, limit_bytes, 16)};
+    mb_fit_segments_place_breaks(&fit, &limits);
     double p_min = INFINITY, p_max = -INFINITY;
     if (nz) {
         p_min = zero.p_min;
@@ -246,8 +284,8 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
     json_object_set_new(entry, "p_min", fit_results_number(p_min));
     json_object_set_new(entry, "p_max", fit_results_number(p_max));
     double mape;
-    if (mb_fit_holdout(stated + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN,
-                       FIT_RESULTS_SD_REL_FLOOR, &mape, NULL, err, sizeof err) == 0) {
+    if (mb_fit_holdout(stated + nz, n - nz, allowed, MB_FIT_BREAK_MARGIN, FIT_RESULTS_SD_REL_FLOOR,
+                       &limits, &mape, NULL, err, sizeof err) == 0) {
         json_object_set_new(entry, "holdout_error_pct", fit_results_real(mape));
     } else {
         json_object_set_new(entry, "holdout_error_pct", json_null());
@@ -282,8 +320,8 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
         mb_record_series_add(bench, all, false);
         size_t j;
         const json_t *series;
-        json_array_foreach(all, j, series)
-            json_array_append_new(fits, fit_results_entry(bench, series, resolution_ns));
+        json_array_foreach(all, j, series) json_array_append_new(
+            fits, fit_results_entry(bench, series, resolution_ns, json_object_get(root, "system")));
         json_decref(all);
     }
     return fits;

@@ -278,8 +278,24 @@ size_t mb_fit_segments_pick(const mb_fit_segments_t *s, double d)
     return i;
 }
 
+void mb_fit_segments_place_breaks(mb_fit_segments_t *s, const mb_fit_limits_t *limits)
+{
+    for (size_t i = 1; limits && i < s->count; i++) {
+        double below = s->seg[i - 1].d_max, above = s->seg[i].d_min, at = 0;
+        size_t inside = 0;
+        for (size_t k = 0; k < limits->n; k++)
+            if (limits->bytes[k] > below && limits->bytes[k] < above && limits->bytes[k] != at) {
+                at = limits->bytes[k];
+                inside++;
+            }
+        if (inside == 1)
+            s->seg[i].d_min = at;
+    }
+}
+
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
-                   double min_rel, double *mape_pct, size_t *n_held, char *err, size_t errlen)
+                   double min_rel, const mb_fit_limits_t *limits, double *mape_pct, size_t *n_held,
+                   char *err, size_t errlen)
 {
     if (mb_fit_check_points(pts, n, err, errlen) != 0)
         return -1;
@@ -334,6 +350,7 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
                  ntrain ? why : "none left");
         goto out;
     }
+    mb_fit_segments_place_breaks(&segs, limits);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (!held[i])
