@@ -35,6 +35,14 @@ spread_pct() {
     printf '%s\n' "$@" | awk -v d="$digits" 'NR == 1 { lo = hi = $1 } { if ($1 < lo) lo = $1; if ($1 > hi) hi = $1 }
         END { printf "%." d "f", (hi - lo) / lo * 100 }'
 }
+# The median of the numbers in "V1 V2 ..." at 3 decimals (x: a round that read nothing), or
+# n/a. The paired ratios' statistic: the median over the rounds of each round's own ratio,
+# mbsuite and the reference having run seconds apart in it, so that a state of the node
+# that lasts longer is in both (README, "Drift probe").
+median_words() { echo "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i != "x") v[++k] = $i + 0 }
+    END { if (k == 0) { printf "n/a"; exit }
+          for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+          printf "%.3f", (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2) }'; }
 
 bench_harness() {
     echo "== harness (issue: foundation) =="
@@ -228,7 +236,6 @@ bench_mpiref() {
         exit !(m > 0 && x[1] > 0 && x[2] > 0 && x[1] <= 1.3 * m && 1.3 * x[1] >= m && x[2] <= 1.3 * m && 1.3 * x[2] >= m) }'; }
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
         if (NR == 0) { print "n/a"; exit } print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-    ratio3() { [ "$1" = n/a ] && echo n/a || calc '%.3f' "$1"; }
     # Beside each target ratio, the same reference loop read with mbsuite's statistic: the
     # median of ~20 us blocks of round trips, or of windows (bench/ref_pingpong.c,
     # ref_bw.c). Where that ratio is near 1 and the target's is not, the difference is
@@ -264,7 +271,7 @@ bench_mpiref() {
         mm=$(median "${mb[@]}") rm=$(median "${ref[@]}") rmm=$(median "${refmed[@]}")
         printf '%-30s %11.0f ns %11.0f ns %8s %11.0f ns %8s %8s %s\n' "pingpong $d B (half round trip)" "$mm" "$rm" \
             "$(calc '%.3f' "$mm / $rm")" "$rmm" "$(calc '%.3f' "$mm / $rmm")" \
-            "$(ratio3 "$(median "${pairs[@]}")")" "$per"
+            "$(median_words "${pairs[*]}")" "$per"
     done
     local mb=() ref=() refmed=() per="" pairs=()
     for round in $(seq "$rounds"); do
@@ -281,7 +288,7 @@ bench_mpiref() {
     bm=$(median "${mb[@]}") br=$(median "${ref[@]}") brm=$(median "${refmed[@]}")
     printf '%-30s %9.0f MB/s %9.0f MB/s %8s %9.0f MB/s %8s %8s %s\n' "bw 1 MiB (window 64)" "$(calc '%.1f' "$bm / 1e6")" \
         "$(calc '%.1f' "$br / 1e6")" "$(calc '%.3f' "$bm / $br")" "$(calc '%.1f' "$brm / 1e6")" \
-        "$(calc '%.3f' "$bm / $brm")" "$(ratio3 "$(median "${pairs[@]}")")" "$per"
+        "$(calc '%.3f' "$bm / $brm")" "$(median_words "${pairs[*]}")" "$per"
     local rec=() recmed=() per=""
     for round in $(seq "$rounds"); do
         r=$(awk '$1 == 1048576 { print $2 }' "$TMP/refrec$round")
@@ -518,14 +525,10 @@ bench_node() {
     local rounds=${MB_BENCH_NODE_ROUNDS:-3} level_runs=${MB_BENCH_LEVEL_RUNS:-10} ref="$BUILD/bench"
     median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
     ratio() { calc '%.3f' "$1 / $2"; }
-    # The median over the rounds of each round's own ratio, "A1 A2 ..." over "B1 B2 ..." (a
-    # 0 on either side left out): mbsuite and the reference ran back to back in a round, so
-    # a state of the node that lasts longer is in both (README, "Drift probe").
-    paired_rounds() { awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
-        for (i = 1; i <= n; i++) if (x[i] > 0 && y[i] > 0) v[++k] = x[i] / y[i]
-        if (k == 0) { printf "n/a"; exit }
-        for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        printf "%.3f", (k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2) }'; }
+    # Each round's own ratio, "A1 A2 ..." over "B1 B2 ..." (x where either side read 0), and
+    # their median (median_words).
+    paired_rounds() { median_words "$(awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+        for (i = 1; i <= n; i++) printf "%s ", (x[i] > 0 && y[i] > 0 ? x[i] / y[i] : "x") }')"; }
     # A figure a run did not produce (a failed or cut point) reads 0, not an abort.
     nget() { $GET "$@" 2>/dev/null || echo 0; }
     # The default curve (1 KiB to 4 x LLC at most 256 MiB, 4 points per octave), with fewer
@@ -755,16 +758,14 @@ bench_os() {
     # read nothing). Paired so, a ratio compares runs seconds apart: on the 2-vCPU VMs the
     # node moves between states for tens of seconds at a time (README, "Drift probe"),
     # which the two sides' medians over the whole section can meet in different shares.
-    paired() { awk -v r="$1" -v m="$2" 'BEGIN { nr = split(r, R, " "); nm = split(m, M, " ")
-        for (i = 1; i <= nm && i < nr; i++) {
-            ok = M[i] != "x" && R[i] != "x" && R[i + 1] != "x" && R[i] + R[i + 1] > 0
-            q[i] = ok ? sprintf("%.3f", M[i] / ((R[i] + R[i + 1]) / 2)) : "x"
-            if (ok) v[++n] = q[i] + 0
-        }
-        if (n == 0) exit
-        for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        printf "%.3f", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-        for (i = 1; i <= nm && i < nr; i++) printf " %s", q[i] }'; }
+    paired() {
+        local q
+        q=$(awk -v r="$1" -v m="$2" 'BEGIN { nr = split(r, R, " "); nm = split(m, M, " ")
+            for (i = 1; i <= nm && i < nr; i++) {
+                ok = M[i] != "x" && R[i] != "x" && R[i + 1] != "x" && R[i] + R[i + 1] > 0
+                printf "%s ", (ok ? sprintf("%.3f", M[i] / ((R[i] + R[i + 1]) / 2)) : "x") } }')
+        [ "$(median_words "$q")" = n/a ] || echo "$(median_words "$q") ${q% }"
+    }
     printf '%-36s %-26s %11s %11s %7s %7s  %-13s %s\n' "figure" "lmbench 3 method" "reference" "mbsuite" "ratio" \
         "paired" "spread ref/mb" "target (on the paired ratio; rounds within it)"
     local targets=0 met=0 unsteady=0
