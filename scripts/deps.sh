@@ -10,7 +10,7 @@ set -eu
 # Keep in step with README.md's dependency table.
 PACKAGES="make gcc pkg-config openmpi-bin libopenmpi-dev libhwloc-dev hwloc libgsl-dev \
 gnuplot-nox libjansson-dev libinih-dev libcmocka-dev libsimgrid-dev zlib1g-dev \
-mpich libmpich-dev stress-ng"
+mpich libmpich-dev stress-ng dmidecode"
 # `deps.sh check` adds what only the tests need: Chromium renders report.html headless.
 if [ "${1:-}" = check ]; then
     PACKAGES="$PACKAGES chromium"

@@ -157,12 +157,36 @@ static void test_network(void **state)
     assert_int_equal(mb_tmpdir_free(root), 0);
 }
 
+/* The DIMM type from the kernel's EDAC driver: an empty slot's "Unknown" passed over, the
+ * older rank* directories read too, nothing when there is no driver. */
+static void test_edac_memory_type(void **state)
+{
+    (void)state;
+    char *root = mb_tmpdir_new("edac");
+    char type[64] = "unchanged";
+    assert_false(mb_sysdesc_edac_memory_type_at(root, type, sizeof type));
+    assert_string_equal(type, "unchanged");
+    sys_put(root, "devices/system/edac/mc/mc0/dimm0/dimm_mem_type", "Unknown\n");
+    sys_put(root, "devices/system/edac/mc/mc0/dimm1/dimm_mem_type", "Registered-DDR4\n");
+    sys_put(root, "devices/system/edac/mc/power/control", "auto\n");
+    assert_true(mb_sysdesc_edac_memory_type_at(root, type, sizeof type));
+    assert_string_equal(type, "Registered-DDR4");
+    assert_int_equal(mb_tmpdir_free(root), 0);
+
+    root = mb_tmpdir_new("edac");
+    sys_put(root, "devices/system/edac/mc/mc1/rank3/dimm_mem_type", "Unbuffered-DDR3\n");
+    assert_true(mb_sysdesc_edac_memory_type_at(root, type, sizeof type));
+    assert_string_equal(type, "Unbuffered-DDR3");
+    assert_int_equal(mb_tmpdir_free(root), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_first_processor),
         cmocka_unit_test(test_absent),
         cmocka_unit_test(test_network),
+        cmocka_unit_test(test_edac_memory_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

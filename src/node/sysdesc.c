@@ -116,6 +116,10 @@ static void sysdesc_memory(json_t *node)
         if (p)
             pclose(p);
     }
+    /* Without DMI (not root, or a VM without SMBIOS), the kernel's EDAC driver may still
+     * name the DIMMs' type, to anyone. */
+    if (strcmp(type, SYSDESC_UNKNOWN) == 0)
+        mb_sysdesc_edac_memory_type_at("/sys", type, sizeof type);
     json_object_set_new(node, "memory_type", json_string(type));
     json_object_set_new(node, "memory_speed", json_string(speed));
 }
@@ -160,6 +164,37 @@ static bool sysdesc_first_line(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%s", s);
     free(s);
     return buf[0] != '\0';
+}
+
+bool mb_sysdesc_edac_memory_type_at(const char *sys, char *buf, size_t len)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/devices/system/edac/mc", sys);
+    struct dirent **mcs;
+    int nmc = sysdesc_list(path, &mcs);
+    bool found = false;
+    for (int m = 0; m < nmc; m++) {
+        struct dirent **dimms = NULL;
+        snprintf(path, sizeof path, "%s/devices/system/edac/mc/%s", sys, mcs[m]->d_name);
+        int nd = strncmp(mcs[m]->d_name, "mc", 2) == 0 ? sysdesc_list(path, &dimms) : 0;
+        for (int d = 0; d < nd; d++) {
+            /* dimmN/ since Linux 3.6, rankN/ before; "Unknown" for an empty slot */
+            const char *e = dimms[d]->d_name;
+            char type[128];
+            snprintf(path, sizeof path, "%s/devices/system/edac/mc/%s/%s/dimm_mem_type", sys,
+                     mcs[m]->d_name, e);
+            if (!found && (strncmp(e, "dimm", 4) == 0 || strncmp(e, "rank", 4) == 0) &&
+                sysdesc_first_line(path, type, sizeof type) && strcmp(type, "Unknown") != 0) {
+                snprintf(buf, len, "%s", type);
+                found = true;
+            }
+            free(dimms[d]);
+        }
+        free(dimms);
+        free(mcs[m]);
+    }
+    free(mcs);
+    return found;
 }
 
 json_t *mb_sysdesc_nics_at(const char *sys)
