@@ -618,6 +618,10 @@ expect "export --loggopsim: results without loggp: named, exit 1" 1 \
     pass "export: nothing written after input errors" || fail "export: nothing written after input errors"
 expect "export --simgrid writes a platform, a host file and SMPI options" 0 'lat-factor:15:' -- \
     sh -c "\"$EXE\" export --simgrid \"$TMP/quick\" --out \"$TMP/sg\" >/dev/null && grep -q '<cluster id=\"mbsuite\"' \"$TMP/sg/platform.xml\" && test -s \"$TMP/sg/hostfile\" && cat \"$TMP/sg/smpi.cfg\""
+# The quick run recorded its library's shared-memory eager limit (Open MPI's vader, MPICH's
+# cell): SMPI's MPI_Send stops being detached there, as the library's rendezvous begins.
+expect "export --simgrid: MPI_Send detached below the library's eager limit (MPI_T)" 0 \
+    '^--cfg=smpi/send-is-detached-thresh:[1-9][0-9]*$' -- cat "$TMP/sg/smpi.cfg"
 if command -v smpicc >/dev/null && command -v smpirun >/dev/null; then
     # sg_replay PROGRAM CFG SIZES WHAT PCT ABS_US: tests/simgrid_PROGRAM.c under smpirun on
     # the exported platform (CFG: SMPI options of its own), each simulated time (SIZES

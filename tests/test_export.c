@@ -2,7 +2,8 @@
 /* The LogGOPSim and Dimemas exports on a hand-made results document (the quick run's
  * pingpong segments, LogGP figures and mpi.send fit): where S falls, how values round to
  * LogGOPSim's integer ns and ps, Dimemas's units, the configuration file read back with
- * the field counts Dimemas 5's reader scans for, and that an error leaves no file. */
+ * the field counts Dimemas 5's reader scans for, and that an error leaves no file; the
+ * library's stated eager limit as LogGOPSim's S and SMPI's detached threshold. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 
 #include "export_dimemas.h"
 #include "export_loggopsim.h"
+#include "export_simgrid.h"
 #include "tmpdir.h"
 
 /* The quick run's mpi.pingpong segments (ns): a rendezvous from 4096 B. */
@@ -307,13 +309,49 @@ static void test_dimemas_file(void **state)
     json_decref(root);
 }
 
+/* Where the run recorded the library's eager limit for the pair (MPI_T), LogGOPSim's S is
+ * it less 1 and SMPI's MPI_Send stops being detached there; without one, S is the fitted
+ * step's and SMPI keeps its default. The limit here (8192) is not the fitted step (4096),
+ * so the test tells them apart; the rendezvous first-fragment size is not a limit. */
+static void test_stated_eager_limit(void **state)
+{
+    (void)state;
+    char *dir = mb_tmpdir_new("export"), err[512], out[600];
+    for (int stated = 0; stated < 2; stated++) {
+        json_t *root = doc_load();
+        if (stated)
+            json_object_set_new(json_object_get(root, "system"), "mpi",
+                                json_pack("{s:{s:I, s:I}}", "protocol_limits",
+                                          "btl_vader_eager_limit", (json_int_t)8192,
+                                          "btl_vader_rndv_eager_limit", (json_int_t)32768));
+        mb_loggopsim_param_t p[MB_LOGGOPSIM_NPARAMS];
+        assert_int_equal(mb_loggopsim_params(root, "intra", p, err, sizeof err), 0);
+        assert_float_equal(p[MB_LOGGOPSIM_S].value, stated ? 8191 : 4095, 0);
+        assert_int_equal(strstr(p[MB_LOGGOPSIM_S].source, "eager limit for this pair") != NULL,
+                         stated);
+        snprintf(out, sizeof out, "%s/sg%d", dir, stated);
+        assert_int_equal(mb_export_simgrid(root, "intra", out, err, sizeof err), 0);
+        char *cfg = file_read(out, "smpi.cfg"), *readme = file_read(out, "README.txt");
+        assert_non_null(cfg);
+        assert_non_null(readme);
+        assert_int_equal(strstr(cfg, "--cfg=smpi/send-is-detached-thresh:8192\n") != NULL, stated);
+        assert_int_equal(strstr(cfg, "send-is-detached") != NULL, stated);
+        assert_non_null(strstr(readme, stated ? "is 8192, the MPI library's eager limit"
+                                              : "is SMPI's default (65536)"));
+        free(cfg);
+        free(readme);
+        json_decref(root);
+    }
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eager_limit),      cmocka_unit_test(test_loggopsim_params),
         cmocka_unit_test(test_loggopsim_files),  cmocka_unit_test(test_loggopsim_large_L),
         cmocka_unit_test(test_loggopsim_errors), cmocka_unit_test(test_dimemas_calibrate),
-        cmocka_unit_test(test_dimemas_file),
+        cmocka_unit_test(test_dimemas_file),     cmocka_unit_test(test_stated_eager_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -161,13 +161,8 @@ static bool fit_results_names(const char *name, const char *word)
     return strstr(name, word) != NULL;
 }
 
-/* The library's eager limits that apply to a series (system.mpi.protocol_limits): its
- * shared-memory transport's (Open MPI's vader or sm, MPICH's shm cell) for an intra-node
- * pair, or for a series without a pair on a one-node run; the other transports' but a
- * rank's own (self) for an inter-node pair; a rendezvous's first fragment size (rndv)
- * never, no protocol changing there. Into out, at most max; returns how many. */
-static size_t fit_results_limits(const json_t *system, const json_t *series, double *out,
-                                 size_t max)
+size_t mb_fit_results_eager_limits(const json_t *system, const json_t *series, double *out,
+                                   size_t max)
 {
     const char *pair = json_string_value(json_object_get(series, "pair"));
     bool one_node = json_integer_value(json_object_get(system, "nodes")) == 1;
@@ -268,7 +263,8 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
         return entry;
     }
     double limit_bytes[16];
-    mb_fit_limits_t limits = {limit_bytes, fit_results_limits(system, series, limit_bytes, 16)};
+    mb_fit_limits_t limits = {limit_bytes,
+                              mb_fit_results_eager_limits(system, series, limit_bytes, 16)};
     mb_fit_segments_place_breaks(&fit, &limits);
     double p_min = INFINITY, p_max = -INFINITY;
     if (nz) {

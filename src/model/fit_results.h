@@ -37,6 +37,15 @@
 /* The "fits" array for root (new reference). NULL with err when root has no "benchmarks". */
 json_t *mb_fit_results(const json_t *root, char *err, size_t errlen);
 
+/* The library's eager limits that apply to a series (its labels, {"pair": "intra"}), from
+ * system.mpi.protocol_limits: its shared-memory transport's (Open MPI's vader or sm, MPICH's
+ * shm cell) for an intra-node pair, or for a series without a pair on a one-node run; the
+ * other transports' but a rank's own (self) for an inter-node pair; a rendezvous's first
+ * fragment size (rndv) never, no protocol changing there. Into out, at most max; returns
+ * how many (0 for a run that recorded none). */
+size_t mb_fit_results_eager_limits(const json_t *system, const json_t *series, double *out,
+                                   size_t max);
+
 /* Write fits.csv atomically: a header, then one row per segment term with columns
  * name,params,segment,d_min,d_max,basis,coef_ns,stderr_ns,chi2,dof,Q,holdout_error_pct.
  * Returns 0, or -1 with err. */

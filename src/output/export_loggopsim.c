@@ -193,6 +193,20 @@ static int loggopsim_from(const json_t *root, const json_t *fits, const json_t *
         snprintf(err, errlen, "%s", why);
         return -1;
     }
+    /* Where the library states its eager limit for the pair (MPI_T), that is S: the fitted
+     * step only brackets it between two measured sizes. */
+    double limits[4];
+    if (mb_fit_results_eager_limits(json_object_get(root, "system"), json_object_get(fit, "params"),
+                                    limits, 4) == 1) {
+        char fitted[sizeof why];
+        snprintf(fitted, sizeof fitted, "%s", why);
+        S = limits[0] - 1;
+        snprintf(why, sizeof why,
+                 "the MPI library's eager limit for this pair, %.0f B (system.mpi.protocol_limits, "
+                 "read through MPI_T), less 1: a message of it or more goes by rendezvous (the "
+                 "fit: %s)",
+                 limits[0], fitted);
+    }
     loggopsim_set(&out[MB_LOGGOPSIM_S], 'S', "bytes", S, true, why);
     for (int i = 0; i < MB_LOGGOPSIM_NPARAMS; i++) {
         if (!isfinite(out[i].value) || out[i].value < 0 || out[i].value > INT_MAX) {

@@ -89,6 +89,7 @@ typedef struct simgrid_out {
     double lat_s, bw_Bps;
     const mb_simgrid_piece_t *pieces;
     int npieces;
+    double eager_bytes; /* the library's eager limit for the pair, 0: none known */
 } simgrid_out_t;
 
 static int simgrid_write_platform(FILE *f, void *arg)
@@ -131,6 +132,8 @@ static int simgrid_write_cfg(FILE *f, void *arg)
     fputs("\n--cfg=smpi/bw-factor:", f);
     simgrid_factor_list(f, o, true);
     fputs("\n--cfg=smpi/os:0:0:0\n--cfg=smpi/or:0:0:0\n--cfg=smpi/ois:0:0:0\n", f);
+    if (o->eager_bytes > 0)
+        fprintf(f, "--cfg=smpi/send-is-detached-thresh:%.0f\n", o->eager_bytes);
     return ferror(f) ? -1 : 0;
 }
 
@@ -159,6 +162,17 @@ static int simgrid_write_readme(FILE *f, void *arg)
     fputs("\nsmpi/os, smpi/or and smpi/ois are 0: the send and receive overheads are already in\n"
           "the half round trip the factors replay, and SMPI would add them again.\n",
           f);
+    if (o->eager_bytes > 0)
+        fprintf(f,
+                "\nsmpi/send-is-detached-thresh is %.0f, the MPI library's eager limit for this "
+                "pair\n(system.mpi.protocol_limits, read through MPI_T): an MPI_Send of that many "
+                "bytes or more\nwaits for its receive, as the library's rendezvous does (SMPI's "
+                "default is 65536).\n",
+                o->eager_bytes);
+    else
+        fputs("\nsmpi/send-is-detached-thresh is SMPI's default (65536): the run recorded no "
+              "eager limit\nfor this pair (system.mpi.protocol_limits).\n",
+              f);
     return ferror(f) ? -1 : 0;
 }
 
@@ -171,6 +185,11 @@ int mb_export_simgrid(const json_t *root, const char *pair, const char *dir, cha
     int rc = -1;
     mb_simgrid_piece_t pieces[MB_SIMGRID_MAX_PIECES];
     simgrid_out_t o = {.run = &run, .pieces = pieces};
+    /* Where MPI_Send stops returning before its receive: one limit for the pair, or none. */
+    double limits[4];
+    if (mb_fit_results_eager_limits(json_object_get(root, "system"),
+                                    json_object_get(run.fit, "params"), limits, 4) == 1)
+        o.eager_bytes = limits[0];
     o.npieces = mb_simgrid_calibrate(run.fit, &o.lat_s, &o.bw_Bps, pieces, err, errlen);
     if (o.npieces >= 0) {
         static const mb_export_file_t files[] = {{"platform.xml", simgrid_write_platform},
