@@ -155,12 +155,6 @@ static unsigned fit_results_family(json_t *entry, const mb_fit_point_t *pts, siz
     return mb_fit_family_bases(fam);
 }
 
-/* Whether word occurs in name. */
-static bool fit_results_names(const char *name, const char *word)
-{
-    return strstr(name, word) != NULL;
-}
-
 size_t mb_fit_results_eager_limits(const json_t *system, const json_t *series, double *out,
                                    size_t max)
 {
@@ -174,11 +168,9 @@ size_t mb_fit_results_eager_limits(const json_t *system, const json_t *series, d
     size_t n = 0;
     json_object_foreach((json_t *)limits, name, v)
     {
-        bool is_shm = fit_results_names(name, "vader") || fit_results_names(name, "btl_sm_") ||
-                      fit_results_names(name, "SHM");
-        if (n < max && json_is_integer(v) && json_integer_value(v) > 0 &&
-            !fit_results_names(name, "rndv") && !fit_results_names(name, "self") &&
-            (shm ? is_shm : net && !is_shm))
+        bool is_shm = strstr(name, "vader") || strstr(name, "btl_sm_") || strstr(name, "SHM");
+        if (n < max && json_is_integer(v) && json_integer_value(v) > 0 && !strstr(name, "rndv") &&
+            !strstr(name, "self") && (shm ? is_shm : net && !is_shm))
             out[n++] = (double)json_integer_value(v);
     }
     return n;

@@ -213,14 +213,14 @@ json_t *mb_sysdesc_nics_at(const char *sys)
             /* An interface with no device under it is the kernel's own (a bridge, veth,
              * ifb, tun): no hardware, no link speed to compare nodes by. */
             snprintf(path, sizeof path, "%s/class/net/%s/device", sys, name);
-            bool virtual = access(path, F_OK) != 0;
+            bool no_device = access(path, F_OK) != 0;
             snprintf(path, sizeof path, "%s/class/net/%s/device/driver", sys, name);
-            if (virtual || !sysdesc_link_name(path, driver, sizeof driver))
-                snprintf(driver, sizeof driver, "%s", virtual ? "virtual" : SYSDESC_UNKNOWN);
+            if (no_device || !sysdesc_link_name(path, driver, sizeof driver))
+                snprintf(driver, sizeof driver, "%s", no_device ? "virtual" : SYSDESC_UNKNOWN);
             json_array_append_new(nics,
                                   json_pack("{s:s, s:o, s:s, s:b}", "name", name, "speed_mbps",
                                             mbps > 0 ? json_integer(mbps) : json_null(), "driver",
-                                            driver, "virtual", virtual));
+                                            driver, "virtual", no_device));
         }
         free(names[k]);
     }

@@ -159,7 +159,7 @@ static void report_text_add(char *buf, size_t len, size_t *used, const char *fmt
 
 void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t len)
 {
-    size_t used = 0, i, shown = 0, virtual = 0;
+    size_t used = 0, i, shown = 0, nvirtual = 0;
     const json_t *nic, *port;
     if (len)
         buf[0] = '\0';
@@ -167,7 +167,7 @@ void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t le
     json_array_foreach(nics, i, nic)
     {
         if (json_is_true(json_object_get(nic, "virtual"))) {
-            virtual ++;
+            nvirtual++;
             continue;
         }
         const char *name = mb_report_text_dash(mb_report_text_str(nic, "name"));
@@ -209,7 +209,7 @@ void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t le
                             mb_report_text_dash(mb_report_text_str(port, "state")));
         }
     }
-    if (!brief && virtual) {
+    if (!brief && nvirtual) {
         size_t k = 0;
         report_text_add(buf, len, &used, "%svirtual: ", used ? "; " : "");
         json_array_foreach(nics, i, nic)
