@@ -31,6 +31,9 @@
  *   lat_connect                              connect+close to a forked accept+close peer
  *   bw_pipe | bw_unix | bw_tcp               a forked peer writing 64 KiB chunks (TCP
  *                                            with 1 MiB socket buffers, lmbench's SOCKBUF)
+ *   (lat_* and bw_* ... on CPU PEER_CPU)     this process bound to CPU, its peer to
+ *                                            PEER_CPU (lmbench 3's LMBENCH_SCHED binding;
+ *                                            os.lat_* and os.bw_* one_cpu and two_cores)
  *   file_rd | mmap_rd                        bw_file_rd io_only, bw_mmap_rd mmap_only on
  *                                            an 8 MiB file in the page cache
  *   pagefault                                lat_pagefault on that file, per page, less
@@ -324,6 +327,17 @@ static void kill_peers(void)
     }
     npeers = 0;
 }
+static int peer_cpu = -1; /* "on CPU PEER_CPU": the CPU a forked peer binds itself to */
+
+static void bind_cpu(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+        die("sched_setaffinity");
+}
+
 static pid_t peer_fork(void)
 {
     pid_t pid = fork();
@@ -331,6 +345,8 @@ static pid_t peer_fork(void)
         die("fork");
     if (pid > 0)
         peers[npeers++] = pid;
+    else if (peer_cpu >= 0)
+        bind_cpu(peer_cpu);
     return pid;
 }
 
@@ -340,13 +356,8 @@ static double ctx_us(size_t kb, int procs, int pinned)
         fprintf(stderr, "ref_lmbench: ctx: PROCS must be 1..%d\n", MAX_PROCS);
         exit(2);
     }
-    if (pinned) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        CPU_SET(sched_getcpu(), &one);
-        if (sched_setaffinity(0, sizeof one, &one) != 0)
-            die("sched_setaffinity");
-    }
+    if (pinned)
+        bind_cpu(sched_getcpu());
     ring_procs = procs;
     ring_bytes = kb << 10;
     ring_data = written_ints(ring_bytes);
@@ -560,11 +571,14 @@ static void op_map_only(uint64_t n)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: ref_lmbench null|read|write|stat|open|sig_install|sig_catch|fork|"
-                    "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
-                    "file_rd|mmap_rd|pagefault\n"
-                    "       ref_lmbench select N [tcp] | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
-                    "       ref_lmbench ops int64|double add|mul|div\n");
+    fprintf(stderr,
+            "usage: ref_lmbench null|read|write|stat|open|sig_install|sig_catch|fork|"
+            "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
+            "file_rd|mmap_rd|pagefault\n"
+            "       ref_lmbench select N [tcp] | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
+            "       ref_lmbench lat_pipe|lat_unix|lat_udp|lat_tcp|bw_pipe|bw_unix|bw_tcp on CPU "
+            "PEER_CPU\n"
+            "       ref_lmbench ops int64|double add|mul|div\n");
     exit(2);
 }
 
@@ -654,6 +668,13 @@ int main(int argc, char **argv)
     const char *op = argv[1];
     double v;
     signal(SIGPIPE, SIG_IGN);
+    if (argc == 5 && strcmp(argv[2], "on") == 0 &&
+        (strncmp(op, "lat_", 4) == 0 || strncmp(op, "bw_", 3) == 0) &&
+        strcmp(op, "lat_connect") != 0) {
+        bind_cpu(atoi(argv[3]));
+        peer_cpu = atoi(argv[4]);
+        argc = 2;
+    }
     if (strcmp(op, "null") == 0) {
         v = benchmp_us(op_null);
     } else if (strcmp(op, "read") == 0 || strcmp(op, "write") == 0) {

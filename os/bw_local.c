@@ -6,7 +6,8 @@
  * connect, as lmbench's SOCKBUF (Linux caps them at net.core.rmem_max and wmem_max and then
  * stops tuning them). The buffers are page-aligned as lmbench's valloc()s, the pipe reader's
  * 128 bytes into its page as bw_pipe's ("destroy page alignment"). UDP has no bandwidth
- * figure, as in seed 003 ("not available"). */
+ * figure, as in seed 003 ("not available"). Each at three placements of the reader and the
+ * writer (channel.h), as lat_local.c's. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,11 @@ static void bw_local_teardown(void *state)
     free(s);
 }
 
+static const mb_dim_t bw_local_dims[] = {{.name = "placement", .labels = mb_os_placement_labels}};
+
 static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
                           char *err, size_t errlen)
 {
-    (void)pt;
     bw_local_state_t *s = calloc(1, sizeof *s);
     if (!s || !(s->space = aligned_alloc(4096, BW_LOCAL_XFER_BYTES + 4096))) {
         snprintf(err, errlen, "out of memory");
@@ -69,7 +71,8 @@ static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **
         free(s);
         return -1;
     }
-    if (mb_os_channel_fork(&s->ch, bw_local_writer, NULL, err, errlen) != 0) {
+    if (mb_os_channel_place(&s->ch, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
+        mb_os_channel_fork(&s->ch, bw_local_writer, NULL, err, errlen) != 0) {
         bw_local_teardown(s);
         return -1;
     }
@@ -106,15 +109,17 @@ static const char *bw_local_unavailable(const mb_context_t *ctx, char *buf, size
 static const mb_os_transport_t bw_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP,
                                                         MB_OS_TCP};
 
-#define BW_LOCAL(ident, t, what, lm)                                                           \
-    {                                                                                          \
-        .name = "os." ident, .group = "os",                                                    \
-        .summary = what " bandwidth from a forked writer (lmbench " lm ")",                    \
-        .measures = "one 64 KiB read from a " what " whose forked peer writes 64 KiB chunks "  \
-                    "without pause (steady state)",                                            \
-        .scope = MB_SCOPE_ONE, .arg = &bw_local_transports[t], .setup = bw_local_setup,        \
-        .run = bw_local_run, .teardown = bw_local_teardown, .bytes_per_op = bw_local_bytes,    \
-        .skip_reason = bw_local_unavailable,                                                   \
+#define BW_LOCAL(ident, t, what, lm)                                                               \
+    {                                                                                              \
+        .name = "os." ident, .group = "os",                                                        \
+        .summary = what " bandwidth from a forked writer (lmbench " lm ")",                        \
+        .measures = "one 64 KiB read from a " what " whose forked peer writes 64 KiB chunks "      \
+                    "without pause (steady state); placement: unpinned (lmbench's default), "      \
+                    "both on one CPU, or on two cores",                                            \
+        .scope = MB_SCOPE_ONE, .dims = bw_local_dims, .ndims = MB_COUNT(bw_local_dims),            \
+        .points = mb_os_placement_points, .arg = &bw_local_transports[t], .setup = bw_local_setup, \
+        .run = bw_local_run, .teardown = bw_local_teardown, .bytes_per_op = bw_local_bytes,        \
+        .skip_reason = bw_local_unavailable,                                                       \
     }
 
 const mb_bench_t mb_bench_os_bw_local[3] = {

@@ -6,8 +6,13 @@
 #ifndef MB_OS_CHANNEL_H
 #define MB_OS_CHANNEL_H
 
+#include <hwloc.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "bench.h"
 
 typedef enum mb_os_transport {
     MB_OS_PIPE = 0,
@@ -24,9 +29,28 @@ typedef struct mb_os_end {
     int rd, wr;
 } mb_os_end_t;
 
+/* Where the rank and its forked peer run. On a 2-vCPU KVM VM lmbench's unbound lat_pipe
+ * read 17-65 us run to run (the scheduler left the two ends on one vCPU or on two, where
+ * each wake-up is an interrupt to a halted vCPU), 6.3 us on one CPU in five runs of five:
+ * an unbound figure says where the scheduler put the ends, a bound one what the node does.
+ * lmbench 3 binds too, when asked (LMBENCH_SCHED). unpinned: lmbench's default, both ends
+ * on any CPU the process may use; one_cpu: both on the CPU the rank runs on; two_cores: the
+ * rank there, the peer on a CPU of another core (what two bound ranks of a node see). */
+typedef enum mb_os_placement {
+    MB_OS_UNPINNED = 0,
+    MB_OS_ONE_CPU,
+    MB_OS_TWO_CORES,
+} mb_os_placement_t;
+
+/* "unpinned", "one_cpu", "two_cores", NULL: the labels of a placement axis. */
+extern const char *const mb_os_placement_labels[];
+
 typedef struct mb_os_channel {
     mb_os_end_t mine, peer;
-    pid_t pid; /* the forked peer, or 0 */
+    pid_t pid;    /* the forked peer, or 0 */
+    int peer_cpu; /* the CPU the peer binds itself to, or -1 (mb_os_channel_place) */
+    bool restore; /* the rank's affinity was changed: saved holds it */
+    cpu_set_t saved;
 } mb_os_channel_t;
 
 /* Open both ends; 0, or -1 with err set and nothing left open. tcp_sockbuf_bytes > 0 sets
@@ -36,12 +60,26 @@ typedef struct mb_os_channel {
 int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, int tcp_sockbuf_bytes, char *err,
                        size_t errlen);
 
+/* The placements this node allows, in order (unpinned, one_cpu, then two_cores where the
+ * process's CPUs span two cores) into out[3]; returns their count. */
+size_t mb_os_placements(hwloc_topology_t topo, mb_os_placement_t out[3]);
+
+/* A benchmark's points, one per placement of mb_os_placements (its only axis). */
+int mb_os_placement_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
+                           size_t errlen);
+
+/* Bind the rank for placement p and choose the peer's CPU (after mb_os_channel_open,
+ * before mb_os_channel_fork; mb_os_channel_close gives the rank its affinity back). 0, or
+ * -1 with err set. */
+int mb_os_channel_place(mb_os_channel_t *ch, hwloc_topology_t topo, mb_os_placement_t p, char *err,
+                        size_t errlen);
+
 /* Fork the peer: it closes the rank's end and runs fn(end, arg), then _exit()s; the rank
  * closes the peer's end. 0, or -1 with err set. */
 int mb_os_channel_fork(mb_os_channel_t *ch, void (*fn)(mb_os_end_t end, void *arg), void *arg,
                        char *err, size_t errlen);
 
-/* Kill and reap the peer, close what is open. */
+/* Kill and reap the peer, close what is open, restore the rank's affinity. */
 void mb_os_channel_close(mb_os_channel_t *ch);
 
 #endif

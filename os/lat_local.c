@@ -4,8 +4,10 @@
  * echoes it, the figure being one round trip as lmbench reports it. Message sizes are
  * lmbench's defaults: 1 byte for pipe, AF_UNIX and TCP, 4 bytes (a sequence number) for
  * UDP. Over 127.0.0.1 for UDP and TCP, default socket options (lmbench's lat_tcp sets
- * none either). os.tcp_connect is lat_connect: connect() to a peer on 127.0.0.1 that
- * accept()s and closes, then close(). The peer never returns into MPI. */
+ * none either). Each at three placements of the two ends (channel.h): unpinned, lmbench's
+ * default and the figure of seed 003's Table 4, one_cpu and two_cores. os.tcp_connect is
+ * lat_connect: connect() to a peer on 127.0.0.1 that accept()s and closes, then close(). The peer
+ * never returns into MPI. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -28,6 +30,8 @@ typedef struct lat_local_state {
     mb_os_channel_t ch;
     size_t msg_bytes;
 } lat_local_state_t;
+
+static const mb_dim_t lat_local_dims[] = {{.name = "placement", .labels = mb_os_placement_labels}};
 
 static size_t lat_local_msg_bytes(mb_os_transport_t t)
 {
@@ -57,7 +61,6 @@ static void lat_local_teardown(void *state)
 static int lat_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
                            char *err, size_t errlen)
 {
-    (void)pt;
     lat_local_state_t *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
@@ -70,7 +73,8 @@ static int lat_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void *
         free(s);
         return -1;
     }
-    if (mb_os_channel_fork(&s->ch, lat_local_echo, &s->msg_bytes, err, errlen) != 0) {
+    if (mb_os_channel_place(&s->ch, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
+        mb_os_channel_fork(&s->ch, lat_local_echo, &s->msg_bytes, err, errlen) != 0) {
         lat_local_teardown(s);
         return -1;
     }
@@ -103,15 +107,17 @@ static const char *lat_local_unavailable(const mb_context_t *ctx, char *buf, siz
 static const mb_os_transport_t lat_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP,
                                                          MB_OS_TCP};
 
-#define LAT_LOCAL(ident, t, what, lm)                                                          \
-    {                                                                                          \
-        .name = "os." ident, .group = "os",                                                    \
-        .summary = what " round-trip latency to a forked echo peer (lmbench " lm ")",          \
-        .measures = "one round trip of a " what " message (1 byte; UDP 4 bytes) between the "  \
-                    "rank and a forked peer that echoes it",                                   \
-        .scope = MB_SCOPE_ONE, .arg = &lat_local_transports[t], .setup = lat_local_setup,      \
-        .run = lat_local_run, .teardown = lat_local_teardown,                                  \
-        .skip_reason = lat_local_unavailable,                                                  \
+#define LAT_LOCAL(ident, t, what, lm)                                                              \
+    {                                                                                              \
+        .name = "os." ident, .group = "os",                                                        \
+        .summary = what " round-trip latency to a forked echo peer (lmbench " lm ")",              \
+        .measures = "one round trip of a " what " message (1 byte; UDP 4 bytes) between the "      \
+                    "rank and a forked peer that echoes it; placement: unpinned (lmbench's "       \
+                    "default), both on one CPU, or on two cores",                                  \
+        .scope = MB_SCOPE_ONE, .dims = lat_local_dims, .ndims = MB_COUNT(lat_local_dims),          \
+        .points = mb_os_placement_points, .arg = &lat_local_transports[t],                         \
+        .setup = lat_local_setup, .run = lat_local_run, .teardown = lat_local_teardown,            \
+        .skip_reason = lat_local_unavailable,                                                      \
     }
 
 const mb_bench_t mb_bench_os_lat_local[4] = {

@@ -710,6 +710,17 @@ bench_os() {
                   "exec $hello" "shell $hello")
     for p in 2 8 16; do for k in 0 16 64; do ops+=("ctx $k $p pinned" "ctx $k $p"); done; done
     ops+=(lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp file_rd mmap_rd pagefault)
+    # The bound placements of os.lat_* and os.bw_* (os/channel.h): the reference on the first
+    # CPU and its peer there too (one_cpu), or on the first CPU of another core (two_cores).
+    local cpu_a cpu_b
+    cpu_a=$(hwloc-calc --physical-output --intersect pu core:0 2>/dev/null | cut -d, -f1)
+    cpu_b=$(hwloc-calc --physical-output --intersect pu core:1 2>/dev/null | cut -d, -f1)
+    cpu_a=${cpu_a:-0}
+    local -A on=([one_cpu]="on $cpu_a $cpu_a")
+    [ -n "$cpu_b" ] && on[two_cores]="on $cpu_a $cpu_b"
+    for o in lat_pipe lat_unix lat_udp lat_tcp bw_pipe bw_unix bw_tcp; do
+        for k in "${!on[@]}"; do ops+=("$o ${on[$k]}"); done
+    done
     for t in int64 double; do for k in add mul div; do ops+=("ops $t $k"); done; done
     # Alternated in one sitting, as mpiref: the reference, then MB_BENCH_ROUNDS rounds (default
     # 3) of mbsuite's os phase each followed by the reference again; each side's figure is
@@ -818,14 +829,23 @@ bench_os() {
         row "ctx ${p}p/${k}K pinned, us" "lat_ctx -s $k $p, 1 CPU" "$(refm "ctx $k $p pinned")" "$(mbm drv "ctx_${p}p_${k}K_pinned_ns")" 10
         row "ctx ${p}p/${k}K unpinned, us" "lat_ctx -s $k $p" "$(refm "ctx $k $p")" "$(mbm drv "ctx_${p}p_${k}K_unpinned_ns")" 10
     done; done
-    row "pipe latency, us" "lat_pipe" "$(refm lat_pipe)" "$(mbm us os.lat_pipe median)" 10
-    row "AF_UNIX latency, us" "lat_unix" "$(refm lat_unix)" "$(mbm us os.lat_unix median)" 10
-    row "UDP latency, us" "lat_udp localhost" "$(refm lat_udp)" "$(mbm us os.lat_udp median)" 10
-    row "TCP latency, us" "lat_tcp localhost" "$(refm lat_tcp)" "$(mbm us os.lat_tcp median)" 10
+    local where wname
+    for where in unpinned one_cpu two_cores; do
+        wname=$([ $where = unpinned ] && echo "" || echo ", ${where/_/ }")
+        [ $where != unpinned ] && [ -z "${on[$where]:-}" ] && continue
+        row "pipe latency$wname, us" "lat_pipe" "$(refm "lat_pipe${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_pipe median placement=$where)" 10
+        row "AF_UNIX latency$wname, us" "lat_unix" "$(refm "lat_unix${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_unix median placement=$where)" 10
+        row "UDP latency$wname, us" "lat_udp localhost" "$(refm "lat_udp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_udp median placement=$where)" 10
+        row "TCP latency$wname, us" "lat_tcp localhost" "$(refm "lat_tcp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_tcp median placement=$where)" 10
+    done
     row "TCP connect, us" "lat_connect localhost" "$(refm lat_connect)" "$(mbm us os.tcp_connect median)" 10
-    row "pipe bandwidth, MB/s" "bw_pipe" "$(refm bw_pipe)" "$(mbm mbs os.bw_pipe)" 10
-    row "AF_UNIX bandwidth, MB/s" "bw_unix" "$(refm bw_unix)" "$(mbm mbs os.bw_unix)" 10
-    row "TCP bandwidth, MB/s" "bw_tcp localhost" "$(refm bw_tcp)" "$(mbm mbs os.bw_tcp)" 10
+    for where in unpinned one_cpu two_cores; do
+        wname=$([ $where = unpinned ] && echo "" || echo ", ${where/_/ }")
+        [ $where != unpinned ] && [ -z "${on[$where]:-}" ] && continue
+        row "pipe bandwidth$wname, MB/s" "bw_pipe" "$(refm "bw_pipe${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_pipe placement=$where)" 10
+        row "AF_UNIX bandwidth$wname, MB/s" "bw_unix" "$(refm "bw_unix${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_unix placement=$where)" 10
+        row "TCP bandwidth$wname, MB/s" "bw_tcp localhost" "$(refm "bw_tcp${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_tcp placement=$where)" 10
+    done
     row "file reread 8 MiB, MB/s" "bw_file_rd io_only" "$(refm file_rd)" "$(mbm mbs os.file_rd access=read)" 10
     row "mmap reread 8 MiB, MB/s" "bw_mmap_rd mmap_only" "$(refm mmap_rd)" "$(mbm mbs os.file_rd access=mmap)" 10
     row "page fault (per page), us" "lat_pagefault" "$(refm pagefault)" "$(mbm drv pagefault_ns)" 10

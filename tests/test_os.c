@@ -2,8 +2,10 @@
 /* The os benchmarks' computations on synthetic numbers with known answers: a base cost
  * subtracted and clamped as lmbench does (lat_sig catch, lat_ctx, lat_pagefault), the
  * context-switch figures derived from ring and overhead points, and the local channel
- * carrying bytes both ways through a forked peer (no timing is asserted). */
+ * carrying bytes both ways through a forked peer, its two ends placed on one CPU or on two
+ * cores as asked (no timing is asserted). */
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,6 +159,80 @@ static void test_channel_tcp_sockbuf(void **state)
     mb_os_channel_close(&plain);
 }
 
+/* The peer: tell the rank the CPU it runs on, then wait for the end. */
+static void say_cpu(mb_os_end_t end, void *arg)
+{
+    (void)arg;
+    int cpu = sched_getcpu();
+    char c;
+    if (mb_os_write_full(end.wr, &cpu, sizeof cpu) == 0)
+        (void)mb_os_read_full(end.rd, &c, 1);
+    _exit(0);
+}
+
+/* The core (hwloc) that CPU cpu belongs to, as its cpuset's first index; or cpu. */
+static int core_of(hwloc_topology_t topo, int cpu)
+{
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
+    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu) : NULL;
+    return core ? hwloc_bitmap_first(core->cpuset) : cpu;
+}
+
+/* Place the channel's ends, fork the peer, and return the peer's CPU; the rank's own CPU
+ * (the only one it may use then) goes into *mine. */
+static int placed_peer_cpu(hwloc_topology_t topo, mb_os_placement_t p, int *mine)
+{
+    char err[256] = "";
+    mb_os_channel_t ch;
+    cpu_set_t before, during;
+    assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+    assert_int_equal(mb_os_channel_open(&ch, MB_OS_PIPE, 0, err, sizeof err), 0);
+    assert_int_equal(mb_os_channel_place(&ch, topo, p, err, sizeof err), 0);
+    assert_int_equal(sched_getaffinity(0, sizeof during, &during), 0);
+    *mine = sched_getcpu();
+    if (p != MB_OS_UNPINNED) {
+        assert_int_equal(CPU_COUNT(&during), 1);
+        assert_true(CPU_ISSET(*mine, &during));
+    }
+    assert_int_equal(mb_os_channel_fork(&ch, say_cpu, NULL, err, sizeof err), 0);
+    int cpu = -1;
+    assert_int_equal(mb_os_read_full(ch.mine.rd, &cpu, sizeof cpu), 0);
+    mb_os_channel_close(&ch);
+    cpu_set_t after;
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&after, &before)); /* the rank's affinity given back */
+    return cpu;
+}
+
+static void test_channel_placement(void **state)
+{
+    (void)state;
+    hwloc_topology_t topo;
+    assert_int_equal(hwloc_topology_init(&topo), 0);
+    assert_int_equal(hwloc_topology_load(topo), 0);
+    mb_os_placement_t p[3];
+    size_t n = mb_os_placements(topo, p);
+    assert_true(n == 2 || n == 3);
+    assert_int_equal(p[0], MB_OS_UNPINNED);
+    assert_int_equal(p[1], MB_OS_ONE_CPU);
+    assert_string_equal(mb_os_placement_labels[p[1]], "one_cpu");
+    int mine, peer = placed_peer_cpu(topo, MB_OS_ONE_CPU, &mine);
+    assert_int_equal(peer, mine);
+    /* two_cores exactly where the process may use CPUs of two cores */
+    int cores = hwloc_get_nbobjs_inside_cpuset_by_type(
+        topo, hwloc_topology_get_allowed_cpuset(topo), HWLOC_OBJ_CORE);
+    if (cores >= 2) {
+        assert_int_equal(n, 3);
+        assert_int_equal(p[2], MB_OS_TWO_CORES);
+        peer = placed_peer_cpu(topo, MB_OS_TWO_CORES, &mine);
+        assert_int_not_equal(core_of(topo, peer), core_of(topo, mine));
+    } else {
+        print_message("one core here: two_cores not offered\n");
+        assert_int_equal(n, 2);
+    }
+    hwloc_topology_destroy(topo);
+}
+
 static void test_scratch_file(void **state)
 {
     (void)state;
@@ -179,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_channel_udp),
         cmocka_unit_test(test_channel_tcp),
         cmocka_unit_test(test_channel_tcp_sockbuf),
+        cmocka_unit_test(test_channel_placement),
         cmocka_unit_test(test_scratch_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Seed 003's node tables in the report (report_node_tables.h): a derived figure that its
  * subtraction clamped at 0 (a context switch less its pipe overhead, os_util.h) is shown as
- * none, with why, in one run and over --runs; a figure above 0 is shown as measured. */
+ * none, with why, in one run and over --runs; a figure above 0 is shown as measured; the local
+ * latencies by placement, lmbench's unbound figure in Table 4, the bound ones apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,11 +81,43 @@ static void test_clamped_every_run(void **state)
     json_decref(root);
 }
 
+/* os.lat_pipe at its three placements (os/channel.h): 40, 5 and 35 us. */
+static void test_lat_placements(void **state)
+{
+    (void)state;
+    json_t *root =
+        json_pack("{s:{s:[{s:s}]}, s:[{s:s, s:s, s:[{s:{s:s}, s:s, s:f}, {s:{s:s}, s:s, s:f}, "
+                  "{s:{s:s}, s:s, s:f}]}]}",
+                  "system", "node_list", "host", "n0", "benchmarks", "name", "os.lat_pipe", "group",
+                  "os", "points", "params", "placement", "unpinned", "status", "ok", "median",
+                  40000.0, "params", "placement", "one_cpu", "status", "ok", "median", 5000.0,
+                  "params", "placement", "two_cores", "status", "ok", "median", 35000.0);
+    char *out = mb_testdoc_render(mb_report_node_tables, root);
+    assert_non_null(out);
+    const char *t4 = strstr(out, "Table 4: local communication latencies");
+    assert_non_null(t4);
+    assert_true(strncmp(line_of(t4, "n0 "), "n0    40.00 ", 12) == 0);
+    const char *bound = strstr(out, "Table 4 (bound)");
+    assert_non_null(bound);
+    const char *row = line_of(bound, "n0 ");
+    /* pipe 1 CPU, the other transports none, pipe 2 cores */
+    char cells[4][16];
+    assert_int_equal(
+        sscanf(row, "n0 %15s %15s %*s %*s %15s %15s", cells[0], cells[1], cells[2], cells[3]), 4);
+    assert_string_equal(cells[0], "5.000");
+    assert_string_equal(cells[1], "-");
+    assert_string_equal(cells[2], "35.00");
+    assert_string_equal(cells[3], "-");
+    free(out);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clamped_one_run),
         cmocka_unit_test(test_clamped_every_run),
+        cmocka_unit_test(test_lat_placements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
