@@ -50,8 +50,6 @@ static void bw_local_teardown(void *state)
     free(s);
 }
 
-static const mb_dim_t bw_local_dims[] = {{.name = "placement", .labels = mb_os_placement_labels}};
-
 static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state,
                           char *err, size_t errlen)
 {
@@ -116,7 +114,7 @@ static const mb_os_transport_t bw_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, 
         .measures = "one 64 KiB read from a " what " whose forked peer writes 64 KiB chunks "      \
                     "without pause (steady state); placement: unpinned (lmbench's default), "      \
                     "both on one CPU, or on two cores",                                            \
-        .scope = MB_SCOPE_ONE, .dims = bw_local_dims, .ndims = MB_COUNT(bw_local_dims),            \
+        .scope = MB_SCOPE_ONE, .dims = mb_os_placement_dims, .ndims = 1,                           \
         .points = mb_os_placement_points, .arg = &bw_local_transports[t], .setup = bw_local_setup, \
         .run = bw_local_run, .teardown = bw_local_teardown, .bytes_per_op = bw_local_bytes,        \
         .skip_reason = bw_local_unavailable,                                                       \

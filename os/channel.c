@@ -14,6 +14,7 @@
 #include "os_util.h"
 
 const char *const mb_os_placement_labels[] = {"unpinned", "one_cpu", "two_cores", NULL};
+const mb_dim_t mb_os_placement_dims[1] = {{.name = "placement", .labels = mb_os_placement_labels}};
 
 const char *mb_os_transport_name(mb_os_transport_t t)
 {

@@ -45,6 +45,9 @@ typedef enum mb_os_placement {
 /* "unpinned", "one_cpu", "two_cores", NULL: the labels of a placement axis. */
 extern const char *const mb_os_placement_labels[];
 
+/* The one axis of a benchmark measured at each placement ("placement"). */
+extern const mb_dim_t mb_os_placement_dims[1];
+
 typedef struct mb_os_channel {
     mb_os_end_t mine, peer;
     pid_t pid;    /* the forked peer, or 0 */

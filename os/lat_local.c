@@ -31,8 +31,6 @@ typedef struct lat_local_state {
     size_t msg_bytes;
 } lat_local_state_t;
 
-static const mb_dim_t lat_local_dims[] = {{.name = "placement", .labels = mb_os_placement_labels}};
-
 static size_t lat_local_msg_bytes(mb_os_transport_t t)
 {
     return t == MB_OS_UDP ? 4 : 1;
@@ -114,7 +112,7 @@ static const mb_os_transport_t lat_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX,
         .measures = "one round trip of a " what " message (1 byte; UDP 4 bytes) between the "      \
                     "rank and a forked peer that echoes it; placement: unpinned (lmbench's "       \
                     "default), both on one CPU, or on two cores",                                  \
-        .scope = MB_SCOPE_ONE, .dims = lat_local_dims, .ndims = MB_COUNT(lat_local_dims),          \
+        .scope = MB_SCOPE_ONE, .dims = mb_os_placement_dims, .ndims = 1,                           \
         .points = mb_os_placement_points, .arg = &lat_local_transports[t],                         \
         .setup = lat_local_setup, .run = lat_local_run, .teardown = lat_local_teardown,            \
         .skip_reason = lat_local_unavailable,                                                      \

@@ -829,19 +829,19 @@ bench_os() {
         row "ctx ${p}p/${k}K pinned, us" "lat_ctx -s $k $p, 1 CPU" "$(refm "ctx $k $p pinned")" "$(mbm drv "ctx_${p}p_${k}K_pinned_ns")" 10
         row "ctx ${p}p/${k}K unpinned, us" "lat_ctx -s $k $p" "$(refm "ctx $k $p")" "$(mbm drv "ctx_${p}p_${k}K_unpinned_ns")" 10
     done; done
-    local where wname
-    for where in unpinned one_cpu two_cores; do
-        wname=$([ $where = unpinned ] && echo "" || echo ", ${where/_/ }")
-        [ $where != unpinned ] && [ -z "${on[$where]:-}" ] && continue
+    # Each placement the reference has ("on A B" after its operation), named in the figure.
+    local where wname places=(unpinned one_cpu)
+    [ -n "${on[two_cores]:-}" ] && places+=(two_cores)
+    for where in "${places[@]}"; do
+        wname=$([ $where = unpinned ] || echo ", ${where/_/ }")
         row "pipe latency$wname, us" "lat_pipe" "$(refm "lat_pipe${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_pipe median placement=$where)" 10
         row "AF_UNIX latency$wname, us" "lat_unix" "$(refm "lat_unix${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_unix median placement=$where)" 10
         row "UDP latency$wname, us" "lat_udp localhost" "$(refm "lat_udp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_udp median placement=$where)" 10
         row "TCP latency$wname, us" "lat_tcp localhost" "$(refm "lat_tcp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_tcp median placement=$where)" 10
     done
     row "TCP connect, us" "lat_connect localhost" "$(refm lat_connect)" "$(mbm us os.tcp_connect median)" 10
-    for where in unpinned one_cpu two_cores; do
-        wname=$([ $where = unpinned ] && echo "" || echo ", ${where/_/ }")
-        [ $where != unpinned ] && [ -z "${on[$where]:-}" ] && continue
+    for where in "${places[@]}"; do
+        wname=$([ $where = unpinned ] || echo ", ${where/_/ }")
         row "pipe bandwidth$wname, MB/s" "bw_pipe" "$(refm "bw_pipe${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_pipe placement=$where)" 10
         row "AF_UNIX bandwidth$wname, MB/s" "bw_unix" "$(refm "bw_unix${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_unix placement=$where)" 10
         row "TCP bandwidth$wname, MB/s" "bw_tcp localhost" "$(refm "bw_tcp${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_tcp placement=$where)" 10
