@@ -167,19 +167,12 @@ static int channel_other_core_cpu(hwloc_topology_t topo, int cpu)
     return -1;
 }
 
-/* The CPU this thread runs on now. */
-static int channel_current_cpu(void)
-{
-    int cpu = sched_getcpu();
-    return cpu < 0 ? 0 : cpu;
-}
-
 size_t mb_os_placements(hwloc_topology_t topo, mb_os_placement_t out[3])
 {
     size_t n = 0;
     out[n++] = MB_OS_UNPINNED;
     out[n++] = MB_OS_ONE_CPU;
-    if (channel_other_core_cpu(topo, channel_current_cpu()) >= 0)
+    if (channel_other_core_cpu(topo, mb_os_current_cpu()) >= 0)
         out[n++] = MB_OS_TWO_CORES;
     return n;
 }
@@ -195,26 +188,18 @@ int mb_os_placement_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
     return (int)(n < max ? n : max);
 }
 
-static int channel_bind(int cpu)
-{
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    return sched_setaffinity(0, sizeof one, &one);
-}
-
 int mb_os_channel_place(mb_os_channel_t *ch, hwloc_topology_t topo, mb_os_placement_t p, char *err,
                         size_t errlen)
 {
     if (p == MB_OS_UNPINNED)
         return 0;
-    int mine = channel_current_cpu();
+    int mine = mb_os_current_cpu();
     int peer = p == MB_OS_ONE_CPU ? mine : channel_other_core_cpu(topo, mine);
     if (peer < 0) {
         snprintf(err, errlen, "no CPU of another core for the peer (the process may use one core)");
         return -1;
     }
-    if (sched_getaffinity(0, sizeof ch->saved, &ch->saved) != 0 || channel_bind(mine) != 0) {
+    if (sched_getaffinity(0, sizeof ch->saved, &ch->saved) != 0 || mb_os_bind_cpu(mine) != 0) {
         snprintf(err, errlen, "cannot bind to CPU %d: %s", mine, strerror(errno));
         return -1;
     }
@@ -233,7 +218,7 @@ static void channel_child_main(void *arg)
 {
     channel_child_t *c = arg;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (c->ch->peer_cpu >= 0 && channel_bind(c->ch->peer_cpu) != 0)
+    if (c->ch->peer_cpu >= 0 && mb_os_bind_cpu(c->ch->peer_cpu) != 0)
         _exit(1); /* the rank's first read or write then fails, naming the channel */
     channel_close_end(&c->ch->mine);
     c->fn(c->ch->peer, c->arg);

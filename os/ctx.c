@@ -118,8 +118,7 @@ static int ctx_bind(ctx_state_t *s, int binding, char *err, size_t errlen)
     cpu_set_t set;
     CPU_ZERO(&set);
     if (binding == OS_CTX_PINNED) {
-        int cpu = sched_getcpu();
-        CPU_SET(cpu < 0 ? 0 : cpu, &set);
+        CPU_SET(mb_os_current_cpu(), &set);
     } else {
         long ncpu = sysconf(_SC_NPROCESSORS_CONF);
         for (long c = 0; c < ncpu && c < CPU_SETSIZE; c++)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,4 +148,18 @@ int mb_os_exe_dir(char *buf, size_t len)
         return -1;
     *slash = '\0';
     return 0;
+}
+
+int mb_os_current_cpu(void)
+{
+    int cpu = sched_getcpu();
+    return cpu < 0 ? 0 : cpu;
+}
+
+int mb_os_bind_cpu(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(0, sizeof one, &one);
 }

@@ -36,6 +36,13 @@ const char *mb_os_loopback_unavailable(char *buf, size_t len);
  * does; NAN when either is not a positive finite number. */
 double mb_os_subtract_ns(double total_ns, double base_ns);
 
+/* The CPU the calling thread runs on now (0 if the kernel cannot say). */
+int mb_os_current_cpu(void);
+
+/* Bind the calling thread (and so the children it forks after) to CPU cpu; 0, or -1 with
+ * errno set. */
+int mb_os_bind_cpu(int cpu);
+
 /* The executable's directory into buf (from /proc/self/exe); 0, or -1. */
 int mb_os_exe_dir(char *buf, size_t len);
 
