@@ -70,7 +70,7 @@ LIB        := $(BUILD)/libmbsuite.a
 TEST_SRC   := $(wildcard tests/test_*.c)
 TEST_BIN   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TOOL_BIN   := $(BUILD)/tests/check_results $(BUILD)/tests/results_get $(BUILD)/tests/mhz_reference \
-              $(BUILD)/tests/check_mpi_sweep $(BUILD)/tests/refit $(BUILD)/tests/slow_fsync.so
+              $(BUILD)/tests/check_mpi_sweep $(BUILD)/tests/refit $(BUILD)/tests/slow_disk.so
 # MPICH polls without pause: the tests preload this where ranks share cores (ucx_idle.c).
 ifeq ($(MPI),mpich)
 TOOL_BIN   += $(BUILD)/tests/ucx_idle.so
@@ -134,7 +134,7 @@ $(BUILD)/tests/%: tests/%.c $(TESTLIB_OBJ) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/lib $(PKG_CFLAGS) $(TEST_CFLAGS) $(CFLAGS) -o $@ $< $(TESTLIB_OBJ) $(LIB) $(PKG_LIBS) $(TEST_LIBS)
 
-# The tests' preloaded shims (ucx_idle.c, slow_fsync.c). Plain gcc, not the MPI wrapper:
+# The tests' preloaded shims (ucx_idle.c, slow_disk.c). Plain gcc, not the MPI wrapper:
 # preloaded into every process a test starts, a shim must not bring an MPI library with it.
 $(BUILD)/tests/%.so: tests/%.c
 	@mkdir -p $(@D)

@@ -21,8 +21,9 @@
 #include "signals.h"
 #include "timings.h"
 
-/* Before MPI_Init only the launcher's environment tells which process is rank 0; let it
- * alone print usage errors, so N ranks do not print N copies. */
+/* Before MPI_Init only the launcher's environment tells which process is rank 0: it alone
+ * prints usage errors, so N ranks do not print N copies, and it alone writes the record of
+ * an interrupted run (signals.h). */
 static bool main_is_first_process(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
     }
     bool self_bound = mb_binding_ensure(topo, mb_binding_local_rank());
     /* Before MPI_Init, so that MPI's own threads leave the signals to ours. */
-    if (mb_signals_start() != 0)
+    if (mb_signals_start(main_is_first_process()) != 0)
         fprintf(stderr, "mbsuite: warning: no signal thread: an interrupted run's results.json "
                         "will not say why\n");
 

@@ -7,11 +7,24 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "results.h"
+
+/* How long a process with no record to write outlives the signal. Open MPI 4.1's mpirun
+ * (odls_base_default_fns.c) sends SIGTERM, sleep()s odls_base_sigkill_timeout (1 s), then
+ * SIGKILLs every rank of the node; a SIGCHLD ends that sleep early (glibc's sleep() returns
+ * the whole seconds left: 0), so the first rank to end starts the SIGKILL. A rank 1 that
+ * ended at once cut rank 0's record short (seen in CI: "did not finish" after SIGTERM).
+ * Longer than mpirun's second, so rank 0, or mpirun's SIGKILL, ends first; under a
+ * launcher that never sends SIGKILL the rank ends after it. */
+#define SIGNALS_BYSTANDER_GRACE_S 3
+
+static bool signals_writes_record;
 
 static const char *signals_name(int sig)
 {
@@ -49,6 +62,11 @@ static void *signals_wait(void *unused)
         fprintf(stderr, "mbsuite: %s; results.json records the run so far\n", reason);
     else if (rc < 0)
         fprintf(stderr, "mbsuite: error: %s\n", err);
+    if (!signals_writes_record) {
+        struct timespec grace = {SIGNALS_BYSTANDER_GRACE_S, 0};
+        while (nanosleep(&grace, &grace) != 0)
+            ;
+    }
     /* The default action, now for this thread alone to receive. */
     signal(sig, SIG_DFL);
     sigset_t one;
@@ -59,8 +77,9 @@ static void *signals_wait(void *unused)
     _exit(128 + sig);
 }
 
-int mb_signals_start(void)
+int mb_signals_start(bool writes_record)
 {
+    signals_writes_record = writes_record;
     sigset_t set;
     signals_add(&set);
     if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0)

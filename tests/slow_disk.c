@@ -3,8 +3,10 @@
  * fdatasync wait MB_SLOW_FSYNC_MS milliseconds (default 400) before doing it, as CI's busy
  * disk once did: there the fsyncs of one benchmark's write outlasted the second between
  * mpirun's SIGTERM and its SIGKILL, and the run died unrecorded (results.c: results_write).
- * Built with plain gcc, as ucx_idle.c, so that it brings no MPI library with it; never
- * linked into mbsuite. */
+ * Every rename waits MB_SLOW_RENAME_MS (default 0): an interrupted run's last write
+ * (results.c: mb_results_interrupt) then takes that long, and a rank that ended before it
+ * made mpirun SIGKILL rank 0 mid-write (signals.c). Built with plain gcc, as ucx_idle.c,
+ * so that it brings no MPI library with it; never linked into mbsuite. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -12,11 +14,12 @@
 
 int fsync(int fd);
 int fdatasync(int fd);
+int rename(const char *from, const char *to);
 
-static void slow_fsync_wait(void)
+static void slow_disk_wait(const char *var, long default_ms)
 {
-    const char *ms_text = getenv("MB_SLOW_FSYNC_MS");
-    long ms = ms_text ? atol(ms_text) : 400;
+    const char *ms_text = getenv(var);
+    long ms = ms_text ? atol(ms_text) : default_ms;
     struct timespec wait = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&wait, NULL);
 }
@@ -26,7 +29,7 @@ int fsync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fsync");
-    slow_fsync_wait();
+    slow_disk_wait("MB_SLOW_FSYNC_MS", 400);
     return real ? real(fd) : 0;
 }
 
@@ -35,6 +38,15 @@ int fdatasync(int fd)
     static int (*real)(int);
     if (!real)
         *(void **)&real = dlsym(RTLD_NEXT, "fdatasync");
-    slow_fsync_wait();
+    slow_disk_wait("MB_SLOW_FSYNC_MS", 400);
     return real ? real(fd) : 0;
+}
+
+int rename(const char *from, const char *to)
+{
+    static int (*real)(const char *, const char *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "rename");
+    slow_disk_wait("MB_SLOW_RENAME_MS", 0);
+    return real ? real(from, to) : -1;
 }
