@@ -33,7 +33,8 @@
  *                                            with 1 MiB socket buffers, lmbench's SOCKBUF)
  *   (lat_* and bw_* ... on CPU PEER_CPU)     this process bound to CPU, its peer to
  *                                            PEER_CPU (lmbench 3's LMBENCH_SCHED binding;
- *                                            os.lat_* and os.bw_* one_cpu and two_cores)
+ *                                            os.lat_*, os.tcp_connect and os.bw_* one_cpu
+ *                                            and two_cores)
  *   file_rd | mmap_rd                        bw_file_rd io_only, bw_mmap_rd mmap_only on
  *                                            an 8 MiB file in the page cache
  *   pagefault                                lat_pagefault on that file, per page, less
@@ -576,8 +577,8 @@ static void usage(void)
             "lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|bw_pipe|bw_unix|bw_tcp|"
             "file_rd|mmap_rd|pagefault\n"
             "       ref_lmbench select N [tcp] | exec HELLO | shell HELLO | ctx KB PROCS [pinned]\n"
-            "       ref_lmbench lat_pipe|lat_unix|lat_udp|lat_tcp|bw_pipe|bw_unix|bw_tcp on CPU "
-            "PEER_CPU\n"
+            "       ref_lmbench lat_pipe|lat_unix|lat_udp|lat_tcp|lat_connect|"
+            "bw_pipe|bw_unix|bw_tcp on CPU PEER_CPU\n"
             "       ref_lmbench ops int64|double add|mul|div\n");
     exit(2);
 }
@@ -669,8 +670,7 @@ int main(int argc, char **argv)
     double v;
     signal(SIGPIPE, SIG_IGN);
     if (argc == 5 && strcmp(argv[2], "on") == 0 &&
-        (strncmp(op, "lat_", 4) == 0 || strncmp(op, "bw_", 3) == 0) &&
-        strcmp(op, "lat_connect") != 0) {
+        (strncmp(op, "lat_", 4) == 0 || strncmp(op, "bw_", 3) == 0)) {
         bind_cpu(atoi(argv[3]));
         peer_cpu = atoi(argv[4]);
         argc = 2;

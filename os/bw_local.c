@@ -69,7 +69,7 @@ static int bw_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void **
         free(s);
         return -1;
     }
-    if (mb_os_channel_place(&s->ch, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
+    if (mb_os_place(&s->ch.place, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
         mb_os_channel_fork(&s->ch, bw_local_writer, NULL, err, errlen) != 0) {
         bw_local_teardown(s);
         return -1;

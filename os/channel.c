@@ -13,9 +13,6 @@
 
 #include "os_util.h"
 
-const char *const mb_os_placement_labels[] = {"unpinned", "one_cpu", "two_cores", NULL};
-const mb_dim_t mb_os_placement_dims[1] = {{.name = "placement", .labels = mb_os_placement_labels}};
-
 const char *mb_os_transport_name(mb_os_transport_t t)
 {
     switch (t) {
@@ -114,7 +111,7 @@ static int channel_tcp(mb_os_channel_t *ch, int sockbuf_bytes)
 int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, int tcp_sockbuf_bytes, char *err,
                        size_t errlen)
 {
-    *ch = (mb_os_channel_t){.mine = {-1, -1}, .peer = {-1, -1}, .peer_cpu = -1};
+    *ch = (mb_os_channel_t){.mine = {-1, -1}, .peer = {-1, -1}, .place = MB_OS_PLACE_NONE};
     int rc, sv[2];
     switch (t) {
     case MB_OS_PIPE: {
@@ -148,66 +145,6 @@ int mb_os_channel_open(mb_os_channel_t *ch, mb_os_transport_t t, int tcp_sockbuf
     return 0;
 }
 
-/* The first CPU the process may use, after `cpu` in hwloc's order (wrapping round), that is
- * on another core than cpu's; -1 when all of them share its core. */
-static int channel_other_core_cpu(hwloc_topology_t topo, int cpu)
-{
-    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(topo);
-    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned)cpu);
-    if (!pu)
-        return -1;
-    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
-    int npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-    for (int k = 1; k < npu; k++) {
-        hwloc_obj_t o = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (pu->logical_index + k) % npu);
-        if (o && hwloc_bitmap_isset(allowed, o->os_index) &&
-            !(core && hwloc_bitmap_isset(core->cpuset, o->os_index)))
-            return (int)o->os_index;
-    }
-    return -1;
-}
-
-size_t mb_os_placements(hwloc_topology_t topo, mb_os_placement_t out[3])
-{
-    size_t n = 0;
-    out[n++] = MB_OS_UNPINNED;
-    out[n++] = MB_OS_ONE_CPU;
-    if (channel_other_core_cpu(topo, mb_os_current_cpu()) >= 0)
-        out[n++] = MB_OS_TWO_CORES;
-    return n;
-}
-
-int mb_os_placement_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
-                           size_t errlen)
-{
-    (void)err, (void)errlen;
-    mb_os_placement_t p[3];
-    size_t n = mb_os_placements(ctx->topology, p);
-    for (size_t i = 0; i < n && i < max; i++)
-        pts[i] = (mb_point_t){.v = {p[i]}};
-    return (int)(n < max ? n : max);
-}
-
-int mb_os_channel_place(mb_os_channel_t *ch, hwloc_topology_t topo, mb_os_placement_t p, char *err,
-                        size_t errlen)
-{
-    if (p == MB_OS_UNPINNED)
-        return 0;
-    int mine = mb_os_current_cpu();
-    int peer = p == MB_OS_ONE_CPU ? mine : channel_other_core_cpu(topo, mine);
-    if (peer < 0) {
-        snprintf(err, errlen, "no CPU of another core for the peer (the process may use one core)");
-        return -1;
-    }
-    if (sched_getaffinity(0, sizeof ch->saved, &ch->saved) != 0 || mb_os_bind_cpu(mine) != 0) {
-        snprintf(err, errlen, "cannot bind to CPU %d: %s", mine, strerror(errno));
-        return -1;
-    }
-    ch->restore = true;
-    ch->peer_cpu = peer;
-    return 0;
-}
-
 typedef struct channel_child {
     mb_os_channel_t *ch;
     void (*fn)(mb_os_end_t end, void *arg);
@@ -218,7 +155,7 @@ static void channel_child_main(void *arg)
 {
     channel_child_t *c = arg;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (c->ch->peer_cpu >= 0 && mb_os_bind_cpu(c->ch->peer_cpu) != 0)
+    if (mb_os_place_peer(&c->ch->place) != 0)
         _exit(1); /* the rank's first read or write then fails, naming the channel */
     channel_close_end(&c->ch->mine);
     c->fn(c->ch->peer, c->arg);
@@ -243,7 +180,5 @@ void mb_os_channel_close(mb_os_channel_t *ch)
     channel_close_end(&ch->peer);
     mb_os_reap(ch->pid);
     ch->pid = 0;
-    if (ch->restore)
-        sched_setaffinity(0, sizeof ch->saved, &ch->saved);
-    ch->restore = false;
+    mb_os_unplace(&ch->place);
 }

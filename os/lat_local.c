@@ -6,8 +6,8 @@
  * UDP. Over 127.0.0.1 for UDP and TCP, default socket options (lmbench's lat_tcp sets
  * none either). Each at three placements of the two ends (channel.h): unpinned, lmbench's
  * default and the figure of seed 003's Table 4, one_cpu and two_cores. os.tcp_connect is
- * lat_connect: connect() to a peer on 127.0.0.1 that accept()s and closes, then close(). The peer
- * never returns into MPI. */
+ * lat_connect: connect() to a peer on 127.0.0.1 that accept()s and closes, then close(), at
+ * the same three placements. The peer never returns into MPI. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -71,7 +71,7 @@ static int lat_local_setup(const mb_context_t *ctx, const mb_point_t *pt, void *
         free(s);
         return -1;
     }
-    if (mb_os_channel_place(&s->ch, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
+    if (mb_os_place(&s->ch.place, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0 ||
         mb_os_channel_fork(&s->ch, lat_local_echo, &s->msg_bytes, err, errlen) != 0) {
         lat_local_teardown(s);
         return -1;
@@ -131,13 +131,22 @@ typedef struct connect_state {
     const mb_context_t *ctx;
     struct sockaddr_in addr;
     pid_t pid;
+    mb_os_place_t place;
 } connect_state_t;
+
+typedef struct connect_peer {
+    int lis;
+    const mb_os_place_t *place;
+} connect_peer_t;
 
 /* The peer: accept and close, forever (lat_connect's server). */
 static void connect_server(void *arg)
 {
-    int lis = *(const int *)arg;
+    const connect_peer_t *peer = arg;
+    int lis = peer->lis;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (mb_os_place_peer(peer->place) != 0)
+        _exit(1); /* the rank's connect() then fails, refused */
     for (;;) {
         int fd = accept(lis, NULL, NULL);
         if (fd >= 0)
@@ -153,19 +162,23 @@ static void connect_teardown(void *state)
     if (!s)
         return;
     mb_os_reap(s->pid);
+    mb_os_unplace(&s->place);
     free(s);
 }
 
 static int connect_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen)
 {
-    (void)pt;
     connect_state_t *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     s->ctx = ctx;
+    if (mb_os_place(&s->place, ctx->topology, (mb_os_placement_t)pt->v[0], err, errlen) != 0) {
+        free(s);
+        return -1;
+    }
     int lis = socket(AF_INET, SOCK_STREAM, 0);
     s->addr = (struct sockaddr_in){.sin_family = AF_INET};
     s->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -175,13 +188,15 @@ static int connect_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
         snprintf(err, errlen, "cannot listen on 127.0.0.1: %s", strerror(errno));
         if (lis >= 0)
             close(lis);
-        free(s);
+        connect_teardown(s);
         return -1;
     }
-    s->pid = mb_os_spawn(connect_server, &lis, err, errlen);
+    connect_peer_t peer = {lis, &s->place};
+    s->pid = mb_os_spawn(connect_server, &peer, err, errlen);
     close(lis);
     if (s->pid < 0) {
-        free(s);
+        s->pid = 0;
+        connect_teardown(s);
         return -1;
     }
     *state = s;
@@ -215,8 +230,12 @@ const mb_bench_t mb_bench_os_tcp_connect = {
     .group = "os",
     .summary = "TCP connection to 127.0.0.1 (lmbench lat_connect)",
     .measures = "one socket() + connect() to a forked peer on 127.0.0.1 that accept()s and "
-                "closes, then close()",
+                "closes, then close(); placement: unpinned (lmbench's default), both on one "
+                "CPU, or on two cores",
     .scope = MB_SCOPE_ONE,
+    .dims = mb_os_placement_dims,
+    .ndims = 1,
+    .points = mb_os_placement_points,
     .setup = connect_setup,
     .run = connect_run,
     .teardown = connect_teardown,

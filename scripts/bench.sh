@@ -710,15 +710,16 @@ bench_os() {
                   "exec $hello" "shell $hello")
     for p in 2 8 16; do for k in 0 16 64; do ops+=("ctx $k $p pinned" "ctx $k $p"); done; done
     ops+=(lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp file_rd mmap_rd pagefault)
-    # The bound placements of os.lat_* and os.bw_* (os/channel.h): the reference on the first
-    # CPU and its peer there too (one_cpu), or on the first CPU of another core (two_cores).
+    # The bound placements of os.lat_*, os.tcp_connect and os.bw_* (os/placement.h): the
+    # reference on the first CPU and its peer there too (one_cpu), or on the first CPU of
+    # another core (two_cores).
     local cpu_a cpu_b
     cpu_a=$(hwloc-calc --physical-output --intersect pu core:0 2>/dev/null | cut -d, -f1)
     cpu_b=$(hwloc-calc --physical-output --intersect pu core:1 2>/dev/null | cut -d, -f1)
     cpu_a=${cpu_a:-0}
     local -A on=([one_cpu]="on $cpu_a $cpu_a")
     [ -n "$cpu_b" ] && on[two_cores]="on $cpu_a $cpu_b"
-    for o in lat_pipe lat_unix lat_udp lat_tcp bw_pipe bw_unix bw_tcp; do
+    for o in lat_pipe lat_unix lat_udp lat_tcp lat_connect bw_pipe bw_unix bw_tcp; do
         for k in "${!on[@]}"; do ops+=("$o ${on[$k]}"); done
     done
     for t in int64 double; do for k in add mul div; do ops+=("ops $t $k"); done; done
@@ -838,8 +839,8 @@ bench_os() {
         row "AF_UNIX latency$wname, us" "lat_unix" "$(refm "lat_unix${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_unix median placement=$where)" 10
         row "UDP latency$wname, us" "lat_udp localhost" "$(refm "lat_udp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_udp median placement=$where)" 10
         row "TCP latency$wname, us" "lat_tcp localhost" "$(refm "lat_tcp${on[$where]:+ ${on[$where]}}")" "$(mbm us os.lat_tcp median placement=$where)" 10
+        row "TCP connect$wname, us" "lat_connect localhost" "$(refm "lat_connect${on[$where]:+ ${on[$where]}}")" "$(mbm us os.tcp_connect median placement=$where)" 10
     done
-    row "TCP connect, us" "lat_connect localhost" "$(refm lat_connect)" "$(mbm us os.tcp_connect median)" 10
     for where in "${places[@]}"; do
         wname=$([ $where = unpinned ] || echo ", ${where/_/ }")
         row "pipe bandwidth$wname, MB/s" "bw_pipe" "$(refm "bw_pipe${on[$where]:+ ${on[$where]}}")" "$(mbm mbs os.bw_pipe placement=$where)" 10

@@ -187,7 +187,7 @@ static int placed_peer_cpu(hwloc_topology_t topo, mb_os_placement_t p, int *mine
     cpu_set_t before, during;
     assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
     assert_int_equal(mb_os_channel_open(&ch, MB_OS_PIPE, 0, err, sizeof err), 0);
-    assert_int_equal(mb_os_channel_place(&ch, topo, p, err, sizeof err), 0);
+    assert_int_equal(mb_os_place(&ch.place, topo, p, err, sizeof err), 0);
     assert_int_equal(sched_getaffinity(0, sizeof during, &during), 0);
     *mine = sched_getcpu();
     if (p != MB_OS_UNPINNED) {

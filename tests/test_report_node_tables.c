@@ -85,29 +85,39 @@ static void test_clamped_every_run(void **state)
 static void test_lat_placements(void **state)
 {
     (void)state;
-    json_t *root =
-        json_pack("{s:{s:[{s:s}]}, s:[{s:s, s:s, s:[{s:{s:s}, s:s, s:f}, {s:{s:s}, s:s, s:f}, "
-                  "{s:{s:s}, s:s, s:f}]}]}",
-                  "system", "node_list", "host", "n0", "benchmarks", "name", "os.lat_pipe", "group",
-                  "os", "points", "params", "placement", "unpinned", "status", "ok", "median",
-                  40000.0, "params", "placement", "one_cpu", "status", "ok", "median", 5000.0,
-                  "params", "placement", "two_cores", "status", "ok", "median", 35000.0);
+    json_t *root = json_pack(
+        "{s:{s:[{s:s}]}, s:[{s:s, s:s, s:[{s:{s:s}, s:s, s:f}, {s:{s:s}, s:s, s:f}, "
+        "{s:{s:s}, s:s, s:f}]}, {s:s, s:s, s:[{s:{s:s}, s:s, s:f}, {s:{s:s}, s:s, s:f}, "
+        "{s:{s:s}, s:s, s:f}]}]}",
+        "system", "node_list", "host", "n0", "benchmarks", "name", "os.lat_pipe", "group", "os",
+        "points", "params", "placement", "unpinned", "status", "ok", "median", 40000.0, "params",
+        "placement", "one_cpu", "status", "ok", "median", 5000.0, "params", "placement",
+        "two_cores", "status", "ok", "median", 35000.0, "name", "os.tcp_connect", "group", "os",
+        "points", "params", "placement", "unpinned", "status", "ok", "median", 50000.0, "params",
+        "placement", "one_cpu", "status", "ok", "median", 15000.0, "params", "placement",
+        "two_cores", "status", "ok", "median", 45000.0);
     char *out = mb_testdoc_render(mb_report_node_tables, root);
     assert_non_null(out);
     const char *t4 = strstr(out, "Table 4: local communication latencies");
     assert_non_null(t4);
-    assert_true(strncmp(line_of(t4, "n0 "), "n0    40.00 ", 12) == 0);
+    /* pipe and TCP conn, each its unpinned point */
+    char cells[6][16];
+    assert_int_equal(sscanf(line_of(t4, "n0 "), "n0 %15s %*s %*s %*s %15s", cells[0], cells[1]), 2);
+    assert_string_equal(cells[0], "40.00");
+    assert_string_equal(cells[1], "50.00");
     const char *bound = strstr(out, "Table 4 (bound)");
     assert_non_null(bound);
     const char *row = line_of(bound, "n0 ");
-    /* pipe 1 CPU, the other transports none, pipe 2 cores */
-    char cells[4][16];
-    assert_int_equal(
-        sscanf(row, "n0 %15s %15s %*s %*s %15s %15s", cells[0], cells[1], cells[2], cells[3]), 4);
+    /* pipe 1 CPU, AF UNIX none, TCP conn 1 CPU, pipe 2 cores, AF UNIX none, TCP conn 2 cores */
+    assert_int_equal(sscanf(row, "n0 %15s %15s %*s %*s %15s %15s %15s %*s %*s %15s", cells[0],
+                            cells[1], cells[2], cells[3], cells[4], cells[5]),
+                     6);
     assert_string_equal(cells[0], "5.000");
     assert_string_equal(cells[1], "-");
-    assert_string_equal(cells[2], "35.00");
-    assert_string_equal(cells[3], "-");
+    assert_string_equal(cells[2], "15.00");
+    assert_string_equal(cells[3], "35.00");
+    assert_string_equal(cells[4], "-");
+    assert_string_equal(cells[5], "45.00");
     free(out);
     json_decref(root);
 }
