@@ -7,7 +7,7 @@
  * stops tuning them). The buffers are page-aligned as lmbench's valloc()s, the pipe reader's
  * 128 bytes into its page as bw_pipe's ("destroy page alignment"). UDP has no bandwidth
  * figure, as in seed 003 ("not available"). Each at three placements of the reader and the
- * writer (channel.h), as lat_local.c's. */
+ * writer (placement.h), as lat_local.c's. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

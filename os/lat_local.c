@@ -4,7 +4,7 @@
  * echoes it, the figure being one round trip as lmbench reports it. Message sizes are
  * lmbench's defaults: 1 byte for pipe, AF_UNIX and TCP, 4 bytes (a sequence number) for
  * UDP. Over 127.0.0.1 for UDP and TCP, default socket options (lmbench's lat_tcp sets
- * none either). Each at three placements of the two ends (channel.h): unpinned, lmbench's
+ * none either). Each at three placements of the two ends (placement.h): unpinned, lmbench's
  * default and the figure of seed 003's Table 4, one_cpu and two_cores. os.tcp_connect is
  * lat_connect: connect() to a peer on 127.0.0.1 that accept()s and closes, then close(), at
  * the same three placements. The peer never returns into MPI. */

@@ -81,7 +81,7 @@ static void test_clamped_every_run(void **state)
     json_decref(root);
 }
 
-/* os.lat_pipe at its three placements (os/channel.h): 40, 5 and 35 us. */
+/* os.lat_pipe and os.tcp_connect at their three placements (os/placement.h). */
 static void test_lat_placements(void **state)
 {
     (void)state;
