@@ -695,6 +695,27 @@ static void test_report_timings(void **state)
                           "  x.b0                    0.70    7.0%\n\n");
     free(text);
 
+    /* A budget kept within its 10%: its line alone. One overrun: the phases the budget does
+     * not cut, the three longest named, and the benchmarks' own time. */
+    json_object_set_new(root, "time_budget",
+                        json_pack("{s:f, s:f, s:i, s:i, s:i}", "budget_s", 9.5, "benchmarks_done_s",
+                                  8.1, "points", 12, "points_trimmed", 0, "points_dropped", 0));
+    text = render(root);
+    assert_contains(text, "  time budget 10 s; benchmarks done at 8.1 s; 0 of 12 points ran "
+                          "fewer repetitions; 0 points dropped\n"
+                          "  slowest benchmarks");
+    free(text);
+    json_object_set_new(json_object_get(root, "time_budget"), "budget_s", json_real(5.0));
+    text = render(root);
+    assert_contains(text, "  time budget 5 s; benchmarks done at 8.1 s; 0 of 12 points ran "
+                          "fewer repetitions; 0 points dropped\n"
+                          "  over the budget: the run took 10.0 s against 5 s; the phases "
+                          "outside the benchmarks, which the budget does not cut, took 5.6 s "
+                          "(preflight 2.0 s, plots 1.5 s, calibration 1.2 s), the benchmarks "
+                          "4.0 s\n  slowest benchmarks");
+    free(text);
+    json_object_del(root, "time_budget");
+
     /* A run that stopped during setup: no phases yet, nothing over; no section, no table. */
     json_object_set_new(root, "timings", json_pack("{s:f, s:[], s:i}", "total_s", 0.0, "phases",
                                                    "rank0_peak_rss_bytes", 0));
