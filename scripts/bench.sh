@@ -566,7 +566,9 @@ bench_node() {
     counts_mids=$(same_levels "${mids[@]}")
     echo "cache levels: ${counts_ends% *} of $level_runs runs find as many levels as most runs; each plateau's end within one point of the curve of its median over the runs in ${counts_ends#* } of $level_runs, each half-rise in ${counts_mids#* } of $level_runs (target 10 of 10)"
     # How far each level moves between runs: on a VM the host's other tenants share the L3.
-    printf '%s\n' "${mids[@]}" | awk '{ for (i = 1; i <= NF; i++) if ($i != "open") {
+    # A 0 is a last level closed by a rise the curve ends in (no next level to be half-way
+    # to): no half-rise to range over.
+    printf '%s\n' "${mids[@]}" | awk '{ for (i = 1; i <= NF; i++) if ($i != "open" && $i + 0 > 0) {
             if (!(i in lo) || $i + 0 < lo[i]) lo[i] = $i + 0
             if (!(i in hi) || $i + 0 > hi[i]) hi[i] = $i + 0
             if (i > n) n = i } }
