@@ -606,7 +606,7 @@ static void test_holdout(void **state)
     assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0, NULL, &mape,
                                     &held, err, sizeof err),
                      0);
-    assert_int_equal(held, 4 + 5); /* d = 4096 at every p, and p = 16 at the other sizes */
+    assert_int_equal(held, n); /* four folds: every point predicted once */
     assert_true(mape >= 0 && mape < 1.0);
     /* nothing to hold out: 3 sizes, 1 process count */
     double p2[] = {2};
@@ -617,9 +617,10 @@ static void test_holdout(void **state)
     assert_non_null(strstr(err, "nothing to hold out"));
 
     /* With the scatter weights (min_rel > 0) the held-out points have no say in the
-     * training points' weights: 3% scatter under errors stated at 0.5% over twelve sizes
-     * (3, 7 and 11 held out) gives exactly the median error of the fit of the other nine
-     * weighed on their own, which weights over all twelve would not. */
+     * training points' weights: 3% scatter under errors stated at 0.5% over twelve sizes,
+     * in four folds (0, 4, 8; 1, 5, 9; ...), gives exactly the median error of the twelve
+     * predictions, each by the fit of the other nine weighed on their own, which weights
+     * over all twelve would not. */
     truth_t line = {2, {MB_FIT_ONE, MB_FIT_D}, {500, 0.1}};
     double d12[12];
     for (size_t j = 0; j < 12; j++)
@@ -627,35 +628,38 @@ static void test_holdout(void **state)
     n = make_points(pts, &line, p2, 1, d12, 12, 0.005, NULL);
     for (size_t j = 0; j < n; j++)
         pts[j].t_ns *= 1 + gsl_ran_gaussian(r, 0.03);
-    pts[7].t_ns *= 1.3; /* a held-out point far off: weights over all would see it */
+    pts[7].t_ns *= 1.3; /* a point far off: weights over all would see it */
     assert_int_equal(mb_fit_holdout(pts, n, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, 0.005, NULL, &mape,
                                     &held, err, sizeof err),
                      0);
-    assert_int_equal(held, 3);
-    mb_fit_point_t train[12], all[12];
-    size_t nt = 0;
-    for (size_t j = 0; j < n; j++)
-        if (j % 4 != 3)
-            train[nt++] = pts[j];
-    memcpy(all, pts, sizeof all);
-    mb_fit_scatter_weights(train, nt, 0.005);
-    mb_fit_scatter_weights(all, n, 0.005);
+    assert_int_equal(held, 12);
+    double e[12];
     bool differ = false;
-    for (size_t j = 0, k = 0; j < n; j++)
-        if (j % 4 != 3)
-            differ |= all[j].sd_ns != train[k++].sd_ns;
-    assert_true(differ); /* else this checks nothing */
-    mb_fit_segments_t s;
-    assert_int_equal(
-        mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err), 0);
-    double e[3];
-    for (size_t j = 3, k = 0; j < n; j += 4, k++) {
-        const mb_fit_model_t *mod = &s.seg[mb_fit_segments_pick(&s, pts[j].d)];
-        double pred = mb_fit_predict(mod, 2, pts[j].d, NULL, NULL);
-        e[k] = 100.0 * fabs(pred - pts[j].t_ns) / pts[j].t_ns;
+    for (size_t f = 0; f < MB_FIT_HOLDOUT_FOLDS; f++) {
+        mb_fit_point_t train[12], all[12];
+        size_t nt = 0;
+        for (size_t j = 0; j < n; j++)
+            if (j % MB_FIT_HOLDOUT_FOLDS != f)
+                train[nt++] = pts[j];
+        memcpy(all, pts, sizeof all);
+        mb_fit_scatter_weights(train, nt, 0.005);
+        mb_fit_scatter_weights(all, n, 0.005);
+        for (size_t j = 0, k = 0; j < n; j++)
+            if (j % MB_FIT_HOLDOUT_FOLDS != f)
+                differ |= all[j].sd_ns != train[k++].sd_ns;
+        mb_fit_segments_t s;
+        assert_int_equal(
+            mb_fit_segments(train, nt, MB_FIT_GENERIC, MB_FIT_BREAK_MARGIN, &s, err, sizeof err),
+            0);
+        for (size_t j = f; j < n; j += MB_FIT_HOLDOUT_FOLDS) {
+            const mb_fit_model_t *mod = &s.seg[mb_fit_segments_pick(&s, pts[j].d)];
+            double pred = mb_fit_predict(mod, 2, pts[j].d, NULL, NULL);
+            e[j] = 100.0 * fabs(pred - pts[j].t_ns) / pts[j].t_ns;
+        }
     }
-    qsort(e, 3, sizeof e[0], cmp_double);
-    assert_true(mape == e[1]);
+    assert_true(differ); /* else this checks nothing */
+    qsort(e, 12, sizeof e[0], cmp_double);
+    assert_true(mape == (e[5] + e[6]) / 2);
     gsl_rng_free(r);
 }
 

@@ -293,6 +293,43 @@ void mb_fit_segments_place_breaks(mb_fit_segments_t *s, const mb_fit_limits_t *l
     }
 }
 
+/* One fold of mb_fit_holdout: the points whose size index di has di % MB_FIT_HOLDOUT_FOLDS ==
+ * fold and, with pmax > 0, those at p = pmax are held out; the rest are fitted, and the
+ * absolute percentage error of each held-out point of the fold's sizes is appended to
+ * ape[*k] (a point at pmax counts in its own size's fold). Returns 0, or -1 with err. */
+static int fit_holdout_fold(const mb_fit_point_t *pts, size_t n, const size_t *di, size_t fold,
+                            double pmax, unsigned allowed, double margin, double min_rel,
+                            const mb_fit_limits_t *limits, mb_fit_point_t *train, double *ape,
+                            size_t *k, char *err, size_t errlen)
+{
+    size_t ntrain = 0;
+    for (size_t i = 0; i < n; i++)
+        if (di[i] % MB_FIT_HOLDOUT_FOLDS != fold && !(pmax > 0 && pts[i].p == pmax))
+            train[ntrain++] = pts[i];
+    /* The scatter weights from the training points alone: computed over all points, a
+     * held-out point would be a neighbour of the training points around it and set their
+     * weights, and the check would not be of a fit that never saw it. */
+    if (min_rel > 0 && ntrain > 0)
+        mb_fit_scatter_weights(train, ntrain, min_rel);
+    mb_fit_segments_t segs;
+    char why[256];
+    if (ntrain == 0 ||
+        mb_fit_segments(train, ntrain, allowed, margin, &segs, why, sizeof why) != 0) {
+        snprintf(err, errlen, "no fit on the %zu training points: %s", ntrain,
+                 ntrain ? why : "none left");
+        return -1;
+    }
+    mb_fit_segments_place_breaks(&segs, limits);
+    for (size_t i = 0; i < n; i++) {
+        if (di[i] % MB_FIT_HOLDOUT_FOLDS != fold)
+            continue;
+        const mb_fit_model_t *mod = &segs.seg[mb_fit_segments_pick(&segs, pts[i].d)];
+        double t = mb_fit_predict(mod, pts[i].p, pts[i].d, NULL, NULL);
+        ape[(*k)++] = 100.0 * fabs(t - pts[i].t_ns) / fabs(pts[i].t_ns);
+    }
+    return 0;
+}
+
 int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                    double min_rel, const mb_fit_limits_t *limits, double *mape_pct, size_t *n_held,
                    char *err, size_t errlen)
@@ -303,8 +340,8 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
     double *ds = malloc(n * sizeof *ds), *ps = malloc(n * sizeof *ps),
            *ape = malloc(n * sizeof *ape);
     mb_fit_point_t *train = malloc(n * sizeof *train);
-    unsigned char *held = calloc(n, 1);
-    if (!ds || !ps || !ape || !train || !held) {
+    size_t *di = malloc(n * sizeof *di);
+    if (!ds || !ps || !ape || !train || !di) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -321,51 +358,29 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
         if (i == 0 || ps[i] != ps[np - 1])
             ps[np++] = ps[i];
     }
-    size_t ntrain = 0, nheld = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t di = 0;
-        while (ds[di] != pts[i].d)
-            di++;
-        held[i] = di % 4 == 3 || (np >= 3 && pts[i].p == ps[np - 1]);
-        if (held[i])
-            nheld++;
-        else
-            train[ntrain++] = pts[i];
-    }
-    if (nheld == 0) {
+    for (size_t i = 0; i < n; i++)
+        for (di[i] = 0; ds[di[i]] != pts[i].d;)
+            di[i]++;
+    /* A segment spans 4 sizes at least (mb_fit_segments): fewer leave no fit to check. */
+    if (nd < MB_FIT_HOLDOUT_FOLDS) {
         snprintf(err, errlen,
-                 "nothing to hold out: %zu distinct sizes, %zu distinct process counts", nd, np);
+                 "nothing to hold out: %zu distinct sizes (folds of every fourth size need %d)", nd,
+                 MB_FIT_HOLDOUT_FOLDS);
         goto out;
     }
-    /* The scatter weights from the training points alone: computed over all points, a
-     * held-out point would be a neighbour of the training points around it and set their
-     * weights, and the check would not be of a fit that never saw it. */
-    if (min_rel > 0 && ntrain > 0)
-        mb_fit_scatter_weights(train, ntrain, min_rel);
-    mb_fit_segments_t segs;
-    char why[256];
-    if (ntrain == 0 ||
-        mb_fit_segments(train, ntrain, allowed, margin, &segs, why, sizeof why) != 0) {
-        snprintf(err, errlen, "no fit on the %zu training points: %s", ntrain,
-                 ntrain ? why : "none left");
-        goto out;
-    }
-    mb_fit_segments_place_breaks(&segs, limits);
+    double pmax = np >= 3 ? ps[np - 1] : 0;
     size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!held[i])
-            continue;
-        const mb_fit_model_t *mod = &segs.seg[mb_fit_segments_pick(&segs, pts[i].d)];
-        double t = mb_fit_predict(mod, pts[i].p, pts[i].d, NULL, NULL);
-        ape[k++] = 100.0 * fabs(t - pts[i].t_ns) / fabs(pts[i].t_ns);
-    }
+    for (size_t f = 0; f < MB_FIT_HOLDOUT_FOLDS; f++)
+        if (fit_holdout_fold(pts, n, di, f, pmax, allowed, margin, min_rel, limits, train, ape, &k,
+                             err, errlen) != 0)
+            goto out;
     gsl_sort(ape, 1, k);
     *mape_pct = gsl_stats_median_from_sorted_data(ape, 1, k);
     if (n_held)
         *n_held = k;
     ret = 0;
 out:
-    free(held);
+    free(di);
     free(train);
     free(ape);
     free(ps);
