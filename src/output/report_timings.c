@@ -15,6 +15,8 @@
 #define REPORT_TIMINGS_MIN_WIDTH 18
 /* The README's promise: a run ends within its budget and 10% more. */
 #define REPORT_TIMINGS_BUDGET_SLACK 1.1
+/* The phases outside the benchmarks named in an overrun's line. */
+#define REPORT_TIMINGS_OVERRUN_NAMED 3
 
 typedef struct report_timings_bench {
     const char *name;
@@ -66,12 +68,12 @@ static size_t report_timings_slowest(const json_t *benchmarks, report_timings_be
 
 /* A run past its budget by more than the README's 10%: the phases outside the benchmarks
  * (pre-flight, the per-node OS phase, plots...) run whole, so a budget shorter than they
- * take cannot be kept; the three longest are named, so the user sees what to ask for. */
+ * take cannot be kept; the longest are named, so the user sees what to ask for. */
 static void report_timings_overrun(FILE *f, const json_t *phases, double total_s, double budget_s)
 {
     if (!(total_s > REPORT_TIMINGS_BUDGET_SLACK * budget_s))
         return;
-    report_timings_bench_t top[3];
+    report_timings_bench_t top[REPORT_TIMINGS_OVERRUN_NAMED];
     size_t ntop = 0, i;
     double benchmarks_s = 0, outside_s = 0, s;
     const json_t *p;
@@ -85,7 +87,7 @@ static void report_timings_overrun(FILE *f, const json_t *phases, double total_s
             continue;
         }
         outside_s += s;
-        report_timings_keep_longest(top, &ntop, 3, name, s);
+        report_timings_keep_longest(top, &ntop, REPORT_TIMINGS_OVERRUN_NAMED, name, s);
     }
     fprintf(f,
             REPORT_TIMINGS_INDENT "over the budget: the run took %.1f s against %.0f s; the "
