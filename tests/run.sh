@@ -836,6 +836,16 @@ expect "--only harness.timer with enabled = no: no pre-flight" 0 '^no pre-flight
     sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/no_preflight.ini\" --only harness.timer \
     --out \"$TMP/only_timer\" >/dev/null 2>&1 && grep -q '\"harness.timer\"' \"$TMP/only_timer/results.json\" &&
     ! grep -q '^ \"preflight\": {' \"$TMP/only_timer/results.json\" && echo no pre-flight"
+# An on-request benchmark (NetPIPE's one-buffer pingpong) runs when --only names it in full,
+# every point measured and its contents checked; a wildcard leaves it out.
+expect "--only mpi.pingpong_one_buffer: it alone, every point measured" 0 ': ok \(1 benchmarks' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/no_preflight.ini\" --only mpi.pingpong_one_buffer \
+    --out \"$TMP/only_one_buffer\" >/dev/null 2>&1 &&
+    \"$BUILD/tests/check_results\" --complete --expect-bench mpi.pingpong_one_buffer \"$TMP/only_one_buffer/results.json\""
+expect "--only 'mpi.pingpong*' leaves the on-request one out" 0 '^pingpong alone$' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/no_preflight.ini\" --only 'mpi.pingpong*' \
+    --out \"$TMP/only_pingpongs\" >/dev/null 2>&1 && grep -q '\"mpi.pingpong\"' \"$TMP/only_pingpongs/results.json\" &&
+    ! grep -q '\"mpi.pingpong_one_buffer\"' \"$TMP/only_pingpongs/results.json\" && echo pingpong alone"
 
 # --- the lmbench 2.0 examples (seed 000 Appendix) build and print plausible figures ---
 expect "example lrand48 prints microseconds" 0 '^lrand48\(\): 0\.[0-9]{4} microseconds$' -- "$BUILD/examples/lrand48"

@@ -124,6 +124,15 @@ static size_t count_selected(const bool *sel)
     return n;
 }
 
+/* Benchmarks kept for comparison with a peer tool, run only when named in full. */
+static size_t count_on_request(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < mb_registry_count(); i++)
+        n += mb_registry_get(i)->on_request;
+    return n;
+}
+
 static void test_select_globs(void **unused)
 {
     (void)unused;
@@ -131,7 +140,7 @@ static void test_select_globs(void **unused)
     char err[256];
     assert_true(mb_registry_count() <= 256);
     assert_int_equal(mb_registry_select(NULL, sel, &preflight, err, sizeof err), 0);
-    assert_int_equal(count_selected(sel), mb_registry_count());
+    assert_int_equal(count_selected(sel), mb_registry_count() - count_on_request());
     assert_false(preflight); /* no --only: the configuration decides */
 
     size_t harness = 0;
@@ -175,13 +184,52 @@ static void test_select_preflight(void **unused)
     assert_string_equal(mb_registry_get(0)->name, "harness.timer");
     assert_false(sel[0]);
 
-    /* "*" names everything --list shows, the pre-flight included. */
+    /* "*" names everything --list shows before its on-request part, the pre-flight
+     * included. */
     assert_int_equal(mb_registry_select("*", sel, &preflight, err, sizeof err), 0);
     assert_true(preflight);
-    assert_int_equal(count_selected(sel), mb_registry_count());
+    assert_int_equal(count_selected(sel), mb_registry_count() - count_on_request());
 
     assert_int_equal(mb_registry_select("node.nope", sel, &preflight, err, sizeof err), -1);
     assert_non_null(strstr(err, "'node.nope' matches no benchmark and no pre-flight test"));
+}
+
+/* An on-request benchmark (mpi.pingpong_one_buffer, NetPIPE's method) runs when --only names
+ * it in full, beside others or alone; no wildcard and no default run selects it. */
+static void test_select_on_request(void **unused)
+{
+    (void)unused;
+    bool sel[256], preflight = false;
+    char err[256];
+    const mb_bench_t *one = mb_registry_find("mpi.pingpong_one_buffer");
+    assert_non_null(one);
+    assert_true(one->on_request);
+    assert_int_equal(count_on_request(), 1);
+    size_t at = 0;
+    while (mb_registry_get(at) != one)
+        at++;
+
+    assert_int_equal(mb_registry_select(NULL, sel, &preflight, err, sizeof err), 0);
+    assert_false(sel[at]);
+    assert_int_equal(mb_registry_select("mpi.*", sel, &preflight, err, sizeof err), 0);
+    assert_false(sel[at]);
+    assert_true(sel[at - 1]); /* mpi.pingpong, listed before it */
+    assert_int_equal(mb_registry_select("mpi.pingpong*", sel, &preflight, err, sizeof err), 0);
+    assert_int_equal(count_selected(sel), 1);
+    assert_false(sel[at]);
+
+    assert_int_equal(
+        mb_registry_select("mpi.pingpong_one_buffer", sel, &preflight, err, sizeof err), 0);
+    assert_int_equal(count_selected(sel), 1);
+    assert_true(sel[at]);
+    assert_int_equal(mb_registry_select("mpi.pingpong,mpi.pingpong_one_buffer", sel, &preflight,
+                                        err, sizeof err),
+                     0);
+    assert_int_equal(count_selected(sel), 2);
+
+    /* A wildcard that only it would match matches nothing. */
+    assert_int_equal(mb_registry_select("*_one_buffer", sel, &preflight, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'*_one_buffer' matches no benchmark"));
 }
 
 /* --list shows the pre-flight's tests after the benchmarks, each name once. */
@@ -197,6 +245,11 @@ static void test_print_lists_preflight(void **unused)
     assert_non_null(strstr(buf, "\nnode.perturb "));
     assert_non_null(strstr(buf, "\nmpi.pingpong "));
     assert_true(strstr(buf, "node.mhz") > strstr(buf, "mpi.pingpong"));
+    /* The on-request ones after a blank line and a heading, apart from the default run's. */
+    const char *heading = strstr(buf, "\n\non request");
+    assert_non_null(heading);
+    assert_true(strstr(buf, "\nmpi.pingpong_one_buffer ") > heading);
+    assert_true(strstr(buf, "\nmpi.pingpong ") < heading);
 }
 
 static void test_skip_reason_names_the_need(void **unused)
@@ -330,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_recipes_name_fitted_components),
         cmocka_unit_test(test_select_globs),
         cmocka_unit_test(test_select_preflight),
+        cmocka_unit_test(test_select_on_request),
         cmocka_unit_test(test_print_lists_preflight),
         cmocka_unit_test(test_skip_reason_names_the_need),
         cmocka_unit_test(test_skip_reason_hook),

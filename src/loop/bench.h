@@ -178,6 +178,10 @@ typedef struct mb_bench {
      * "composed_of" so that readers predict it from the JSON alone: fill at most max terms
      * (MB_COMPOSE_MAX) for ctx's configuration and nodes, return how many. NULL: none. */
     size_t (*compose)(const mb_context_t *ctx, mb_compose_t *terms, size_t max);
+    /* A peer tool's method kept for comparison with that tool (mpi.pingpong_one_buffer:
+     * NetPIPE's), not one of the suite's figures: run only when --only names it in full,
+     * never in a default run nor by a wildcard. */
+    bool on_request;
 } mb_bench_t;
 
 /* Whether rank r of ctx->measure_comm measures the point: all do, unless they take turns

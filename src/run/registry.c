@@ -66,7 +66,7 @@ int mb_registry_select(const char *globs, bool *selected, bool *preflight, char 
     size_t n = mb_registry_count();
     bool all = !globs || !*globs;
     for (size_t i = 0; i < n; i++)
-        selected[i] = all;
+        selected[i] = all && !mb_registry_get(i)->on_request;
     *preflight = false;
     if (all)
         return 0;
@@ -81,9 +81,11 @@ int mb_registry_select(const char *globs, bool *selected, bool *preflight, char 
         while (*g == ' ')
             g++;
         bool matched = false;
-        for (size_t i = 0; i < n; i++)
-            if (fnmatch(g, mb_registry_get(i)->name, 0) == 0)
+        for (size_t i = 0; i < n; i++) {
+            const mb_bench_t *b = mb_registry_get(i);
+            if (b->on_request ? strcmp(g, b->name) == 0 : fnmatch(g, b->name, 0) == 0)
                 selected[i] = matched = true;
+        }
         for (size_t i = 0; i < MB_COUNT(registry_preflight); i++)
             if (fnmatch(g, registry_preflight[i].name, 0) == 0)
                 *preflight = matched = true;
@@ -102,7 +104,13 @@ int mb_registry_select(const char *globs, bool *selected, bool *preflight, char 
 void mb_registry_print(FILE *f)
 {
     for (size_t i = 0; i < mb_registry_count(); i++)
-        fprintf(f, "%-24s %s\n", mb_registry_get(i)->name, mb_registry_get(i)->summary);
+        if (!mb_registry_get(i)->on_request)
+            fprintf(f, "%-24s %s\n", mb_registry_get(i)->name, mb_registry_get(i)->summary);
+    fprintf(f, "\non request, for comparison with a peer tool (run only when --only names it "
+               "in full):\n");
+    for (size_t i = 0; i < mb_registry_count(); i++)
+        if (mb_registry_get(i)->on_request)
+            fprintf(f, "%-24s %s\n", mb_registry_get(i)->name, mb_registry_get(i)->summary);
     fprintf(f, "\npre-flight, on every node before the suite ([preflight] enabled, or named by "
                "--only;\nits two tests run together):\n");
     for (size_t i = 0; i < MB_COUNT(registry_preflight); i++)
