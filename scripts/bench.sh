@@ -454,6 +454,10 @@ bench_fits() {
                              "$(calc '%+.1f' "($us * 1000 - $measured) / $measured * 100")% (target within 10%)"
                     done
             done
+            # The allreduce's level follows the vCPUs' distance, which the 0-byte pingpong
+            # of the same run shows (docs/export.md: 138-158 ns near, 359-382 ns far).
+            echo "the run's mpi.pingpong at 0 B: $(calc '%.0f' "$($GET "$TMP/fit2/results.json" mpi.pingpong median size_bytes=0 pair=intra)") ns" \
+                 "(its allreduce's level: fast where the vCPUs are near, about 140-160 ns here; docs/export.md)"
         fi
     else
         echo "SimGrid replay: smpicc, or the export, not available"
