@@ -14,11 +14,15 @@
 #include "mpi_util.h"
 #include "pair.h"
 
-static void pingpong_run(void *state, uint64_t iters)
+/* iters round trips; one_buffer: each rank receives into the buffer it sends from, as
+ * NetPIPE does by default (its "cache" mode: netpipe.c points the send buffer at the receive
+ * buffer), so every send reads what the last receive wrote. A constant at each call below,
+ * so each run function's loop is compiled for its own case. */
+static inline void pingpong_round_trips(mb_pair_t *s, uint64_t iters, bool one_buffer)
 {
-    mb_pair_t *s = state;
     for (uint64_t i = iters; i > 0; i--) {
-        char *out = mb_msgbuf_next(&s->buf), *in = mb_msgbuf_next(&s->rbuf);
+        char *out = mb_msgbuf_next(&s->buf);
+        char *in = one_buffer ? out : mb_msgbuf_next(&s->rbuf);
         if (s->me == 0) {
             MB_OP_MPI(s->ctx, MPI_Send(out, s->bytes, MPI_BYTE, 1, 0, s->comm));
             MB_OP_MPI(s->ctx, MPI_Recv(in, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
@@ -29,23 +33,16 @@ static void pingpong_run(void *state, uint64_t iters)
     }
 }
 
-/* NetPIPE's way (its default, "cache" mode: netpipe.c points the send buffer at the receive
- * buffer): each rank sends the buffer its last receive wrote. Kept on request only, so that
- * make bench can set mbsuite beside NetPIPE like for like; the suite's pingpong is the OSU
- * and IMB one above. */
+static void pingpong_run(void *state, uint64_t iters)
+{
+    pingpong_round_trips(state, iters, false);
+}
+
+/* Kept on request only, so that make bench can set mbsuite beside NetPIPE like for like; the
+ * suite's pingpong is OSU's and IMB's. */
 static void pingpong_one_buffer_run(void *state, uint64_t iters)
 {
-    mb_pair_t *s = state;
-    for (uint64_t i = iters; i > 0; i--) {
-        char *buf = mb_msgbuf_next(&s->buf);
-        if (s->me == 0) {
-            MB_OP_MPI(s->ctx, MPI_Send(buf, s->bytes, MPI_BYTE, 1, 0, s->comm));
-            MB_OP_MPI(s->ctx, MPI_Recv(buf, s->bytes, MPI_BYTE, 1, 0, s->comm, MPI_STATUS_IGNORE));
-        } else {
-            MB_OP_MPI(s->ctx, MPI_Recv(buf, s->bytes, MPI_BYTE, 0, 0, s->comm, MPI_STATUS_IGNORE));
-            MB_OP_MPI(s->ctx, MPI_Send(buf, s->bytes, MPI_BYTE, 0, 0, s->comm));
-        }
-    }
+    pingpong_round_trips(state, iters, true);
 }
 
 MB_PAIR_BENCH(pingpong, "half a blocking round trip between two ranks, by message size",
