@@ -9,11 +9,15 @@
  *   mpi.allreduce_compute  a compute phase of [mpi] pattern_compute, then MPI_Allreduce.
  * Iterations run back to back in one timed loop, as in an application's time step, with no
  * synchronisation between them (late ranks and imbalance carry over: that is the point);
- * the headline is the slowest rank's time per iteration. Each carries its prediction
- * recipe (mb_compose_t); docs/mpi.md says why the naive sums miss. At p < 5 halo4's
- * neighbours coincide, as they would in an application on so few ranks; a neighbour that
- * would be the rank itself (+-2 at p = 2) is the one beyond it, so that every message
- * crosses to another rank, as the recipe counts. Setup checks one iteration's data. */
+ * the headline is the slowest rank's time per iteration. Each experiment's loop starts with
+ * 3 untimed iterations (.lead_in, as mpi.pingpong's 10): the first after the harness's
+ * quiet wait between experiments are slow, and with none the patterns read 6-37% over their
+ * recipes at 4 KiB-1 MiB (the median over those sizes, -np 2, 4 runs) against -9 to +6% with
+ * them. Each carries its prediction recipe (mb_compose_t); docs/mpi.md says why the naive
+ * sums miss. At p < 5 halo4's neighbours coincide, as they would in an application on so
+ * few ranks; a neighbour that would be the rank itself (+-2 at p = 2) is the one beyond it,
+ * so that every message crosses to another rank, as the recipe counts. Setup checks one
+ * iteration's data. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +25,10 @@
 #include "mpi_util.h"
 
 #define PATTERN_MAX_NEIGHBOURS 4
+/* Untimed iterations at the start of each experiment (above), and the same in words. */
+#define PATTERN_LEAD_IN 3
+#define PATTERN_WORDS(x) #x
+#define PATTERN_NUMBER_TEXT(x) PATTERN_WORDS(x)
 
 typedef enum pattern_kind {
     PATTERN_RING_SHIFT,
@@ -239,13 +247,14 @@ static size_t pattern_compose(const mb_context_t *ctx, mb_compose_t *terms, size
 
 #define PATTERN_MEASURES_TAIL                                                                      \
     "; iterations back to back in one loop timed as a whole, the p ranks leaving a barrier "       \
-    "together before it; headline: the slowest rank's time per iteration"
+    "together before it and running " PATTERN_NUMBER_TEXT(PATTERN_LEAD_IN) " untimed "           \
+    "iterations; headline: the slowest rank's time per iteration"
 
 #define PATTERN_COMMON                                                                             \
     .group = "mpi", .min_ranks = 2, .scope = MB_SCOPE_FIRST_RANKS, .model = MB_MODEL_NONE,         \
     .dims = mb_message_coll_dims, .ndims = 2, .ranks_dim = 1, .points = pattern_points,            \
     .setup = pattern_setup, .teardown = pattern_teardown, .run = pattern_run,                      \
-    .headline = MB_HEADLINE_MAX, .compose = pattern_compose
+    .headline = MB_HEADLINE_MAX, .compose = pattern_compose, .lead_in = PATTERN_LEAD_IN
 
 static const pattern_kind_t pattern_ring = PATTERN_RING_SHIFT, pattern_halo2 = PATTERN_HALO2,
                             pattern_halo4 = PATTERN_HALO4,
