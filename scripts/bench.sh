@@ -183,27 +183,17 @@ bench_mpi() {
             done
             echo "$line"
         done
+        # Both sizes have two levels here, in both tools, for seconds at a time: 1 B about
+        # 170 or 400 ns (the vCPUs near or far apart), the one-buffer 1 MiB about 125 or
+        # 460-580 us (a two-buffer one stayed at 90-100 us in the same runs); a round's runs
+        # meet them apart, and its ratio is then about 4 or 0.25: read the median over the
+        # rounds and the best rounds' ratio, not one round's.
         med5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
         best() { printf '%s\n' "$@" | sort -g | head -1; }
         echo "pingpong (one buffer, NetPIPE's way) median/NetPIPE, median of 5 rounds: 1 B $(med5 "${ratios_1[@]}")," \
              "1 MiB $(med5 "${ratios_1m[@]}") (target: within 5%, i.e. 0.95..1.05)"
         echo "best round / best round: 1 B $(calc '%.3f' "$(best "${mb_1[@]}") / $(best "${np_1[@]}")")," \
              "1 MiB $(calc '%.3f' "$(best "${mb_1m[@]}") / $(best "${np_1m[@]}")")"
-        # Both sizes have two levels here, in both tools, for seconds at a time: 1 B about
-        # 170 or 400 ns (the vCPUs near or far apart), the one-buffer 1 MiB about 125 or
-        # 460-580 us (a two-buffer one stayed at 90-100 us in the same runs); a round's
-        # runs meet them apart. So each tool's fast level as well: its rounds within 1.3x
-        # of its own best, chosen for each tool alone, and the ratio of their medians.
-        fast() { local b; b=$(best "$@"); printf '%s\n' "$@" | awk -v b="$b" '$1 <= 1.3 * b' | sort -g |
-                 awk '{ v[NR] = $1 } END { if (NR) printf "%d %.6g", NR, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-        local fm fn
-        for d in 1 1048576; do
-            if [ "$d" = 1 ]; then fm=$(fast "${mb_1[@]}") fn=$(fast "${np_1[@]}")
-            else fm=$(fast "${mb_1m[@]}") fn=$(fast "${np_1m[@]}"); fi
-            echo "in each tool's fast level at $d B (rounds within 1.3x of its own best): mbsuite" \
-                 "${fm%% *} of 5 rounds, median ${fm#* } ns; NetPIPE ${fn%% *} of 5, median ${fn#* } ns;" \
-                 "ratio $(calc '%.3f' "${fm#* } / ${fn#* }")"
-        done
         echo "mpi.pingpong (two buffers, the suite's figure) / NetPIPE at 1 MiB, median of 5 rounds:" \
              "$(med5 "${two_1m[@]}") (not a target: a send of the buffer the last receive wrote is" \
              "the slower one here; issue 15)"
