@@ -910,6 +910,9 @@ for section in "$@"; do
         *) echo "usage: scripts/bench.sh [SECTION...]; sections: ${SECTIONS[*]}" >&2; exit 2 ;;
     esac
 done
+# Each section's wall time, so that a slow make bench says where its time went.
 for section in "$@"; do
+    section_t0=$(now)
     "bench_$section"
+    echo "(section $section: $(calc '%.0f' "$(now) - $section_t0") s)"
 done
