@@ -150,11 +150,13 @@ bench_mpi() {
         $MPIRUN -np 2 NPopenmpi -l 1 -u 4194304 -p 0 -o "$TMP/np.out" >/dev/null 2>&1
         t1=$(now)
         echo "NetPIPE (NPopenmpi -l 1 -u 4194304 -p 0) sweep: $(calc '%.1f' "$t1 - $t0") s wall"
-        # This machine flips between a fast and a slow state from one run to the next (here
-        # 1 B took 160-170 or 370-420 ns in both tools; the VM's two vCPUs move between host
-        # cores, near or far apart), far more than the target: so five rounds, each mbsuite
-        # then NetPIPE back to back, the median of the rounds' ratios, and the ratio of each
-        # tool's best round (both in the fast state).
+        # This machine flips between a fast and a slow state for seconds at a time, in both
+        # tools (the VM's two vCPUs move between host cores, near or far apart): 1 B took
+        # 160-170 or 370-420 ns, the one-buffer 1 MiB about 125 or 460-580 us (a two-buffer
+        # one stayed at 90-100 us in the same runs). A round's runs meet the states apart,
+        # and its ratio is then about 4 or 0.25: so five rounds, each mbsuite then NetPIPE
+        # back to back, the median of the rounds' ratios, and the ratio of each tool's best
+        # round (both in the fast state).
         # NetPIPE's figures come from short runs around each size (within its long sweep a
         # size gets few repetitions; its 1 MiB figure there varied from 100 to 200 us here).
         # NetPIPE by default sends from the buffer it receives into (netpipe.c: "if
@@ -183,11 +185,6 @@ bench_mpi() {
             done
             echo "$line"
         done
-        # Both sizes have two levels here, in both tools, for seconds at a time: 1 B about
-        # 170 or 400 ns (the vCPUs near or far apart), the one-buffer 1 MiB about 125 or
-        # 460-580 us (a two-buffer one stayed at 90-100 us in the same runs); a round's runs
-        # meet them apart, and its ratio is then about 4 or 0.25: read the median over the
-        # rounds and the best rounds' ratio, not one round's.
         med5() { printf '%s\n' "$@" | sort -g | sed -n 3p; }
         best() { printf '%s\n' "$@" | sort -g | head -1; }
         echo "pingpong (one buffer, NetPIPE's way) median/NetPIPE, median of 5 rounds: 1 B $(med5 "${ratios_1[@]}")," \
