@@ -2,6 +2,7 @@
 /* The benchmark table: every descriptor is complete and well named, globs select the
  * right benchmarks, and a benchmark that needs more ranks is skipped with the reason. */
 #include <fnmatch.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -376,6 +377,33 @@ static void test_family_arg_reaches_points(void **unused)
     assert_int_equal(mb_measure_points(&single, &ctx, pts, 8, err, sizeof err), 1);
 }
 
+/* harness.empty_loop's derive (seed 000 6.3: l = 2 T1/N1 - T2/N2) on known medians, and
+ * its note where two operations cost more than twice one (no overhead to subtract). */
+static void test_empty_loop_derive(void **unused)
+{
+    (void)unused;
+    const mb_bench_t *b = mb_registry_find("harness.empty_loop");
+    assert_non_null(b);
+    assert_non_null(b->derive);
+    const mb_point_t pts[] = {{.v = {0}}, {.v = {1}}, {.v = {2}}};
+    mb_measurement_t ms[3] = {{0}};
+    ms[0].stats.median = 0.3, ms[1].stats.median = 1.5, ms[2].stats.median = 2.5;
+    json_t *d = b->derive(pts, ms, 3);
+    assert_non_null(d);
+    assert_true(fabs(json_real_value(json_object_get(d, "loop_overhead_ns")) - 0.5) < 1e-12);
+    assert_true(fabs(json_real_value(json_object_get(d, "operation_ns")) - 1.0) < 1e-12);
+    assert_null(json_object_get(d, "loop_overhead_note"));
+    json_decref(d);
+    ms[1].stats.median = 0.95, ms[2].stats.median = 2.12;
+    d = b->derive(pts, ms, 3);
+    assert_non_null(d);
+    assert_true(json_real_value(json_object_get(d, "loop_overhead_ns")) < 0);
+    const char *note = json_string_value(json_object_get(d, "loop_overhead_note"));
+    assert_non_null(note);
+    assert_non_null(strstr(note, "negative"));
+    json_decref(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_header_carries_roles),
         cmocka_unit_test(test_failed_point_json),
         cmocka_unit_test(test_family_arg_reaches_points),
+        cmocka_unit_test(test_empty_loop_derive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,7 +63,17 @@ static json_t *empty_loop_derive(const mb_point_t *pts, const mb_measurement_t *
     }
     if (t1 < 0 || t2 < 0)
         return NULL;
-    return json_pack("{s:f, s:f}", "loop_overhead_ns", 2 * t1 - t2, "operation_ns", t2 - t1);
+    json_t *d = json_pack("{s:f, s:f}", "loop_overhead_ns", 2 * t1 - t2, "operation_ns", t2 - t1);
+    /* Where two operations per iteration cost more than twice one, the loop's own cost
+     * overlaps the operations' and T = l + k o does not hold (seen on AMD family 26: 0.95
+     * and 2.12 ns): the figure is kept, as measured, and said to be no overhead. */
+    if (d && 2 * t1 - t2 < 0)
+        json_object_set_new(d, "loop_overhead_note",
+                            json_string("negative: two operations per iteration cost more than "
+                                        "twice one here, so the loop's overhead is below what "
+                                        "this method resolves; the harness subtracts its "
+                                        "start-up calibration, never less than 0"));
+    return d;
 }
 
 const mb_bench_t mb_bench_harness_empty_loop = {
