@@ -443,7 +443,7 @@ bench_fits() {
             done
             # The allreduce's level follows the vCPUs' distance, which the 0-byte pingpong
             # of the same run shows (docs/export.md: on one VM 138-158 ns near, 359-382 ns
-            # far; on another 91-99 and 319-350): set beside the drift probe's states of
+            # far; on another 91-120 and 319-364): set beside the drift probe's states of
             # the run rather than against figures of one machine.
             local states v
             if v=$($GET "$TMP/fit2/results.json" drift usual_ns 2>/dev/null); then
