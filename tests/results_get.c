@@ -39,7 +39,7 @@ static int get_usage(void)
         "       results_get FILE timings slowest\n"
         "       results_get FILE fits p2p|coll [OVER_PCT] | fits quality\n"
         "       results_get FILE predictions errors\n"
-        "       results_get FILE noise | detour\n"
+        "       results_get FILE noise | detour | benchmarks\n"
         "       results_get FILE breaks BENCH [PARAM=VALUE]\n"
         "       results_get FILE levels|midpoints BENCH\n");
     return 2;
@@ -317,7 +317,8 @@ static int get_params_match(const json_t *params, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (argc < 4 && strcmp(argv[2], "noise") != 0 && strcmp(argv[2], "detour") != 0))
+    if (argc < 3 || (argc < 4 && strcmp(argv[2], "noise") != 0 && strcmp(argv[2], "detour") != 0 &&
+                     strcmp(argv[2], "benchmarks") != 0))
         return get_usage();
     json_error_t jerr;
     json_t *root = json_load_file(argv[1], 0, &jerr);
@@ -332,6 +333,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[2], "detour") == 0) {
         rc = get_detour(root);
+        goto done;
+    }
+    if (strcmp(argv[2], "benchmarks") == 0) { /* their names, in the order they ran */
+        size_t i;
+        const json_t *b;
+        json_array_foreach(json_object_get(root, "benchmarks"), i, b)
+            printf("%s\n", json_string_value(json_object_get(b, "name")));
+        rc = json_is_array(json_object_get(root, "benchmarks")) ? 0 : 1;
         goto done;
     }
     if (strcmp(argv[2], "fits") == 0) {

@@ -166,11 +166,20 @@ done
 
 # --- progress on stderr (progress.h): in a log, one line per benchmark, nothing per point ---
 nbench=$("$EXE" --list | awk '/^$/ { exit } { n++ } END { print n }')
+# The lines in the order the benchmarks ran, which is results.json's; the same benchmarks as
+# --list, whose order is the registry's (the plan puts each pattern after its recipe).
 progress_one_line_each() {
-    local seen listed
+    local seen listed ran
     seen=$(grep -E "^mbsuite: \[[0-9]+/$nbench\] " "$TMP/quick.err" | sed -E 's/^mbsuite: \[[0-9]+\/[0-9]+\] ([^ :]+).*/\1/')
     listed=$("$EXE" --list | awk '/^$/ { exit } { print $1 }')
-    [ -n "$listed" ] && [ "$seen" = "$listed" ] && echo same || { echo "stderr: $seen"; echo "--list: $listed"; }
+    ran=$("$BUILD/tests/results_get" "$TMP/quick/results.json" benchmarks)
+    [ -n "$listed" ] && [ "$seen" = "$ran" ] && [ "$(sort <<<"$seen")" = "$(sort <<<"$listed")" ] &&
+        echo same || { echo "stderr: $seen"; echo "results.json: $ran"; echo "--list: $listed"; }
+}
+# What ran just after each recipe's last benchmark: its patterns (plan.h).
+pattern_order() {
+    "$BUILD/tests/results_get" "$TMP/quick/results.json" benchmarks |
+        awk 'prev == "mpi.sendrecv" || prev == "mpi.halo2" || prev == "mpi.allreduce" { printf "%s>%s ", prev, $0 } { prev = $0 } END { print "" }'
 }
 progress_line_shape() {
     grep -E "^mbsuite: \[[0-9]+/$nbench\] " "$TMP/quick.err" |
@@ -198,6 +207,8 @@ progress_bogus() {
 }
 expect "quick run's stderr: one line per benchmark, each listed benchmark once, in order" 0 '^same$' -- \
     progress_one_line_each
+expect "quick run: each pattern measured right after its recipe's benchmarks" 0 \
+    '^mpi\.sendrecv>mpi\.ring_shift mpi\.halo2>mpi\.halo4 mpi\.allreduce>mpi\.allreduce_compute $' -- pattern_order
 expect "quick run's stderr: each benchmark's line has its points, failures and wall time" 0 '^[0-9]+$' -- \
     progress_line_shape
 expect "quick run's stderr: no carriage return, no escape, no per-point line" 0 '^clean$' -- progress_log_clean

@@ -88,7 +88,8 @@ static int driver_load_config(MPI_Comm comm, int rank, const char *path, mb_conf
     return rc;
 }
 
-/* Decide, before anything is measured or written, what runs and at which points: a bad
+/* Decide, before anything is measured or written, what runs, at which points and in which
+ * order (each pattern just after its recipe, mb_plan_order_patterns): a bad
  * parameter is an error now, not after an hour of measurements. */
 static int driver_plan(const mb_context_t *ctx, const bool *selected, mb_plan_entry_t *plan,
                        size_t *nplan)
@@ -117,6 +118,7 @@ static int driver_plan(const mb_context_t *ctx, const bool *selected, mb_plan_en
             p->skip_reason = p->skip_buf;
         }
     }
+    mb_plan_order_patterns(ctx, plan, *nplan);
     return 0;
 }
 

@@ -15,6 +15,57 @@
 #include "progress.h"
 #include "timing.h"
 
+/* Where entry i goes after (an index into plan), or -1 to keep its place. */
+static long plan_pattern_anchor(const mb_context_t *ctx, const mb_plan_entry_t *plan, size_t nplan,
+                                size_t i)
+{
+    const mb_bench_t *b = plan[i].bench;
+    if (!b->compose || plan[i].skip_reason)
+        return -1;
+    mb_compose_t terms[MB_COMPOSE_MAX];
+    mb_context_t bench_ctx = *ctx;
+    bench_ctx.arg = b->arg;
+    size_t n = b->compose(&bench_ctx, terms, MB_COMPOSE_MAX);
+    long anchor = -1;
+    for (size_t t = 0; t < n && t < MB_COMPOSE_MAX; t++)
+        for (size_t k = 0; terms[t].benchmark && k < nplan; k++)
+            if (k != i && !plan[k].bench->compose &&
+                strcmp(plan[k].bench->name, terms[t].benchmark) == 0 && (long)k > anchor)
+                anchor = (long)k;
+    return anchor;
+}
+
+void mb_plan_order_patterns(const mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan)
+{
+    long *anchor = malloc(nplan * sizeof *anchor);
+    mb_plan_entry_t *was = malloc(nplan * sizeof *was);
+    size_t *from = malloc(nplan * sizeof *from);
+    if (!anchor || !was || !from) { /* the registry's order, which measures as well */
+        free(anchor), free(was), free(from);
+        return;
+    }
+    for (size_t i = 0; i < nplan; i++)
+        anchor[i] = plan_pattern_anchor(ctx, plan, nplan, i);
+    /* The new order: each entry that stays, then the patterns anchored to it. */
+    size_t n = 0;
+    for (size_t i = 0; i < nplan; i++) {
+        if (anchor[i] >= 0)
+            continue;
+        from[n++] = i;
+        for (size_t j = 0; j < nplan; j++)
+            if (anchor[j] == (long)i)
+                from[n++] = j;
+    }
+    memcpy(was, plan, nplan * sizeof *was);
+    for (size_t k = 0; k < n; k++) {
+        plan[k] = was[from[k]];
+        /* A reason written into the entry's own buffer moves with it. */
+        if (was[from[k]].skip_reason == plan[from[k]].skip_buf)
+            plan[k].skip_reason = plan[k].skip_buf;
+    }
+    free(anchor), free(was), free(from);
+}
+
 bool mb_plan_root_ok(MPI_Comm comm, bool ok)
 {
     int v = ok;
