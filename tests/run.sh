@@ -205,7 +205,7 @@ progress_bogus() {
     MB_PROGRESS=bogus $MPIRUN -np 1 "$EXE" --config "$QUICK" --only harness.timer --out "$TMP/bogus" >/dev/null 2>"$TMP/bogus.err" &&
         test -s "$TMP/bogus/results.json" && cat "$TMP/bogus.err"
 }
-expect "quick run's stderr: one line per benchmark, each listed benchmark once, in order" 0 '^same$' -- \
+expect "quick run's stderr: one line per benchmark, each listed benchmark once, in the order run" 0 '^same$' -- \
     progress_one_line_each
 expect "quick run: each pattern measured right after its recipe's benchmarks" 0 \
     '^mpi\.sendrecv>mpi\.ring_shift mpi\.halo2>mpi\.halo4 mpi\.allreduce>mpi\.allreduce_compute $' -- pattern_order
