@@ -35,15 +35,10 @@ static long plan_pattern_anchor(const mb_context_t *ctx, const mb_plan_entry_t *
     return anchor;
 }
 
-void mb_plan_order_patterns(const mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan)
+/* mb_plan_order_patterns with its scratch: anchor, was and from of nplan entries each. */
+static void plan_order_patterns_into(const mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan,
+                                     long *anchor, mb_plan_entry_t *was, size_t *from)
 {
-    long *anchor = malloc(nplan * sizeof *anchor);
-    mb_plan_entry_t *was = malloc(nplan * sizeof *was);
-    size_t *from = malloc(nplan * sizeof *from);
-    if (!anchor || !was || !from) { /* the registry's order, which measures as well */
-        free(anchor), free(was), free(from);
-        return;
-    }
     for (size_t i = 0; i < nplan; i++)
         anchor[i] = plan_pattern_anchor(ctx, plan, nplan, i);
     /* The new order: each entry that stays, then the patterns anchored to it. */
@@ -63,7 +58,18 @@ void mb_plan_order_patterns(const mb_context_t *ctx, mb_plan_entry_t *plan, size
         if (was[from[k]].skip_reason == plan[from[k]].skip_buf)
             plan[k].skip_reason = plan[k].skip_buf;
     }
-    free(anchor), free(was), free(from);
+}
+
+void mb_plan_order_patterns(const mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan)
+{
+    long *anchor = malloc(nplan * sizeof *anchor);
+    mb_plan_entry_t *was = malloc(nplan * sizeof *was);
+    size_t *from = malloc(nplan * sizeof *from);
+    if (anchor && was && from) /* else the registry's order, which measures as well */
+        plan_order_patterns_into(ctx, plan, nplan, anchor, was, from);
+    free(anchor);
+    free(was);
+    free(from);
 }
 
 bool mb_plan_root_ok(MPI_Comm comm, bool ok)
