@@ -67,6 +67,17 @@ int mb_measure_points(const mb_bench_t *b, const mb_context_t *ctx, mb_point_t *
     return b->points(&bench_ctx, pts, max, err, errlen);
 }
 
+size_t mb_measure_compose(const mb_bench_t *b, const mb_context_t *ctx,
+                          mb_compose_t terms[MB_COMPOSE_MAX])
+{
+    if (!b->compose)
+        return 0;
+    mb_context_t bench_ctx = *ctx;
+    bench_ctx.arg = b->arg;
+    size_t n = b->compose(&bench_ctx, terms, MB_COMPOSE_MAX);
+    return n < MB_COMPOSE_MAX ? n : MB_COMPOSE_MAX;
+}
+
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason)
 {
     json_t *j = mb_measure_json_header(b, NULL);

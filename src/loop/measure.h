@@ -22,6 +22,11 @@ const char *mb_measure_skip_reason(const mb_bench_t *b, const mb_context_t *ctx,
 int mb_measure_points(const mb_bench_t *b, const mb_context_t *ctx, mb_point_t *pts, size_t max,
                       char *err, size_t errlen);
 
+/* A composite pattern's prediction recipe: b->compose with ctx->arg set to b->arg, at most
+ * MB_COMPOSE_MAX terms. Returns how many (0 when b has none). */
+size_t mb_measure_compose(const mb_bench_t *b, const mb_context_t *ctx,
+                          mb_compose_t terms[MB_COMPOSE_MAX]);
+
 /* The result object of a benchmark that did not run. New reference. */
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "measure.h"
 #include "mpi_util.h"
 
 const char *mb_measure_scope_text(mb_scope_t scope)
@@ -81,13 +82,11 @@ static json_t *measure_json_number(double v)
 json_t *mb_measure_json_composed(const mb_bench_t *b, const mb_context_t *ctx)
 {
     mb_compose_t terms[MB_COMPOSE_MAX];
-    mb_context_t bench_ctx = *ctx;
-    bench_ctx.arg = b->arg;
-    size_t n = b->compose ? b->compose(&bench_ctx, terms, MB_COMPOSE_MAX) : 0;
+    size_t n = mb_measure_compose(b, ctx, terms);
     if (n == 0)
         return NULL;
     json_t *recipe = json_array();
-    for (size_t i = 0; i < n && i < MB_COMPOSE_MAX; i++) {
+    for (size_t i = 0; i < n; i++) {
         const mb_compose_t *t = &terms[i];
         json_t *term;
         if (t->benchmark) {

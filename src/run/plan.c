@@ -23,11 +23,9 @@ static long plan_pattern_anchor(const mb_context_t *ctx, const mb_plan_entry_t *
     if (!b->compose || plan[i].skip_reason)
         return -1;
     mb_compose_t terms[MB_COMPOSE_MAX];
-    mb_context_t bench_ctx = *ctx;
-    bench_ctx.arg = b->arg;
-    size_t n = b->compose(&bench_ctx, terms, MB_COMPOSE_MAX);
+    size_t n = mb_measure_compose(b, ctx, terms);
     long anchor = -1;
-    for (size_t t = 0; t < n && t < MB_COMPOSE_MAX; t++)
+    for (size_t t = 0; t < n; t++)
         for (size_t k = 0; terms[t].benchmark && k < nplan; k++)
             if (k != i && !plan[k].bench->compose &&
                 strcmp(plan[k].bench->name, terms[t].benchmark) == 0 && (long)k > anchor)
