@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "budget.h"
+#include "measure.h"
 #include "point_cost.h"
 
 #define MIB ((uint64_t)1 << 20)
@@ -20,22 +21,25 @@ static uint64_t fake_bytes(const mb_context_t *ctx, const mb_point_t *pt)
     return (uint64_t)pt->v[0];
 }
 
-/* The tests' configuration: a warm-up of 10 ms, 11 to max_experiments experiments. */
+/* The tests' configuration: a warm-up of 10 ms for a benchmark's first point and 1 ms for
+ * each later one, 11 to max_experiments experiments. */
 static mb_config_t config_by_hand(uint64_t max_experiments)
 {
     mb_config_t cfg;
     mb_config_defaults(&cfg);
     cfg.run_warmup = 10000000;
+    cfg.run_warmup_next = 1000000;
     cfg.run_min_experiments = 11;
     cfg.run_max_experiments = max_experiments;
     return cfg;
 }
 
-/* 3 points, a warm-up of 10 ms and max_experiments = 51 intervals of 1 ms each: 61 ms a
- * point; touch bytes 0, 100 MB and 150 MB at MB_BUDGET_TOUCH_NS_PER_BYTE, and the largest,
- * 150 MB, once more at MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE (its pages' first touch). Taking
- * turns on a node of 8 ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take
- * turns), and each of the 4 ranks touches its own largest working set first. */
+/* 3 points, a warm-up of 1 ms and max_experiments = 51 intervals of 1 ms each: 52 ms a
+ * point, and the first point's warm-up 9 ms longer; touch bytes 0, 100 MB and 150 MB at
+ * MB_BUDGET_TOUCH_NS_PER_BYTE, and the largest, 150 MB, once more at
+ * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE (its pages' first touch). Taking turns on a node of 8 ranks:
+ * every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns), and each of the 4 ranks touches
+ * its own largest working set first. */
 static void test_estimate_by_hand(void **state)
 {
     (void)state;
@@ -45,13 +49,13 @@ static void test_estimate_by_hand(void **state)
     mb_bench_t b = {.name = "t.fake", .scope = MB_SCOPE_ONE, .touch_bytes = fake_bytes};
     mb_point_t pts[3] = {{.v = {0}}, {.v = {100000000}}, {.v = {150000000}}};
     mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
-    assert_float_equal(e.points_s, 3 * 0.061, 1e-12);
+    assert_float_equal(e.points_s, 3 * 0.052 + 0.009, 1e-12);
     double touch_s =
         (250e6 * MB_BUDGET_TOUCH_NS_PER_BYTE + 150e6 * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE) / 1e9;
     assert_float_equal(e.touch_s, touch_s, 1e-9);
     b.scope = MB_SCOPE_SAMPLE_EACH;
     e = mb_budget_estimate(&ctx, &b, pts, 3);
-    assert_float_equal(e.points_s, 4 * 3 * 0.061, 1e-12);
+    assert_float_equal(e.points_s, 4 * (3 * 0.052 + 0.009), 1e-12);
     assert_float_equal(e.touch_s, 4 * touch_s, 1e-9);
     /* A benchmark's own rate for the bytes it walks again (the first touch keeps its own). */
     b.touch_ns_per_byte = 3.0;
@@ -71,25 +75,46 @@ static void fake_call(void *state)
 
 /* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
  * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
- * iteration) + 10 iterations; a point 10 ms + 12 experiments (max_experiments 12, or under
+ * iteration) + 10 iterations; a later point 1 ms + 12 experiments (max_experiments 12, or under
  * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
  * working set, counted apart: its experiments stay at enough. */
+/* A benchmark's first point warms up for warmup, each later one for warmup_next, never
+ * longer than warmup. */
+static void test_warmup_by_point(void **state)
+{
+    (void)state;
+    mb_config_t cfg = config_by_hand(51);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 0), 10e6, 0);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 1), 1e6, 0);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 44), 1e6, 0);
+    cfg.run_warmup = 500000;
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 0), 0.5e6, 0);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 1), 0.5e6, 0);
+    /* The defaults: 10 ms, then 1 ms. */
+    mb_config_defaults(&cfg);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 0), 10e6, 0);
+    assert_float_equal(mb_measure_warmup_ns(&cfg, 3), 1e6, 0);
+}
+
 static void test_point_cost_by_hand(void **state)
 {
     (void)state;
     mb_config_t cfg = config_by_hand(12);
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 1};
-    mb_bench_t b = {.name = "t.msg", .scope = MB_SCOPE_ONE, .bytes_per_op = fake_bytes,
-                    .ops_per_iter = 2, .lead_in = 10};
+    mb_bench_t b = {.name = "t.msg",
+                    .scope = MB_SCOPE_ONE,
+                    .bytes_per_op = fake_bytes,
+                    .ops_per_iter = 2,
+                    .lead_in = 10};
     mb_point_t pts[3] = {{.v = {0}}, {.v = {1000000}}, {.v = {100000000}}};
     double k = MB_POINT_COST_NS_PER_MESSAGE_BYTE;
     double it1 = 2 * 1e6 * k, it2 = 2 * 1e8 * k; /* ns */
     assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[0]), 0, 0);
     assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[2]), it2, 1e-6);
-    double c0 = 0.010 + 12 * 0.001;
-    double c1 = 0.010 + 12 * (fmax(1e6, it1) + 10 * it1) / 1e9;
-    double c2 = 0.010 + 12 * (fmax(1e6, it2) + 10 * it2) / 1e9;
+    double c0 = 0.001 + 12 * 0.001;
+    double c1 = 0.001 + 12 * (fmax(1e6, it1) + 10 * it1) / 1e9;
+    double c2 = 0.001 + 12 * (fmax(1e6, it2) + 10 * it2) / 1e9;
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[0]), c0, 1e-12);
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[2]), c2, 1e-12);
@@ -97,7 +122,7 @@ static void test_point_cost_by_hand(void **state)
     cfg.run_min_experiments = 12;
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
     assert_true(c2 > 50 * c0); /* 100 MB messages: iterations of 10 ms against enough's 1 ms */
-    assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, c0 + c1 + c2, 1e-12);
+    assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, 0.009 + c0 + c1 + c2, 1e-12);
     /* A call timed between untimed transfers: 50 of them an experiment, up to 50 x enough
      * (50 ms here). 1 MB: 50 x 0.1 ms = 5 ms; 100 MB: 50 x 10 ms, capped at 50 ms; 0 B:
      * enough. Only for per-call benchmarks (op). */
@@ -106,11 +131,11 @@ static void test_point_cost_by_hand(void **state)
     u.transfer_untimed = true;
     u.lead_in = 0;
     assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[0]), c0, 1e-12);
-    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]), 0.010 + 12 * 50 * it1 / 1e9, 1e-12);
-    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[2]), 0.010 + 12 * 50 * 1e6 / 1e9, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]), 0.001 + 12 * 50 * it1 / 1e9, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[2]), 0.001 + 12 * 50 * 1e6 / 1e9, 1e-12);
     u.op = NULL; /* a loop benchmark: the flag means nothing */
-    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]),
-                       0.010 + 12 * fmax(1e6, it1) / 1e9, 1e-12);
+    assert_float_equal(mb_point_cost_s(&ctx, &u, &pts[1]), 0.001 + 12 * fmax(1e6, it1) / 1e9,
+                       1e-12);
     b.touch_bytes = fake_bytes;
     assert_float_equal(mb_point_iteration_ns(&ctx, &b, &pts[2]), 0, 0);
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[2]), c0, 1e-12);
@@ -203,11 +228,9 @@ static void test_span_cap_by_hand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_estimate_by_hand),
-        cmocka_unit_test(test_point_cost_by_hand),
-        cmocka_unit_test(test_slowness_by_part),
-        cmocka_unit_test(test_share_by_hand),
-        cmocka_unit_test(test_span_cap_by_hand),
+        cmocka_unit_test(test_estimate_by_hand),   cmocka_unit_test(test_warmup_by_point),
+        cmocka_unit_test(test_point_cost_by_hand), cmocka_unit_test(test_slowness_by_part),
+        cmocka_unit_test(test_share_by_hand),      cmocka_unit_test(test_span_cap_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

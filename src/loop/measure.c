@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "measure.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +433,12 @@ mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg)
     };
 }
 
+double mb_measure_warmup_ns(const mb_config_t *cfg, size_t k)
+{
+    double first_ns = (double)cfg->run_warmup;
+    return k == 0 ? first_ns : fmin((double)cfg->run_warmup_next, first_ns);
+}
+
 int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
                            mb_measurement_t *m, char *reason, size_t reason_len)
 {
@@ -563,6 +570,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
 
     for (size_t k = 0; k < npts; k++) {
         size_t i = order[k];
+        opts.warmup_ns = mb_measure_warmup_ns(cfg, k);
         if (measure_budget_stops(ctx, k, ends, cost_s ? cost_s[i] : 1, cost_left_s,
                                  &opts.time_limit_ns)) {
             dropped_points = (json_int_t)(npts - k);

@@ -31,7 +31,8 @@
  * its bytes are a working set (touch_bytes). */
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
 
-/* The expected wall time of one measurement of pt, in seconds: a warm-up and
+/* The expected wall time of one measurement of pt, in seconds: a later point's warm-up
+ * (mb_measure_warmup_ns; budget.h adds the first point's longer one) and
  * max(min_experiments, max_experiments) experiments, each max(enough, one iteration, and for
  * transfer_untimed min(MB_LOOP_CALL_TIMED_STEPS iterations, MB_LOOP_CALL_WALL_MAX x enough))
  * + lead_in iterations. Working sets and ranks taking turns are not in it (budget.h adds

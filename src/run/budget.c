@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "measure.h"
 #include "point_cost.h"
 #include "rank_sample.h"
 
@@ -13,12 +14,17 @@ mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_
     /* Ranks taking turns measure each point once each. */
     int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
     mb_budget_estimate_t est = {0, 0};
+    double first_warmup_extra_s =
+        (mb_measure_warmup_ns(ctx->config, 0) - mb_measure_warmup_ns(ctx->config, 1)) / 1e9;
     double first_touch_bytes = 0,
            rate = b->touch_ns_per_byte > 0 ? b->touch_ns_per_byte : MB_BUDGET_TOUCH_NS_PER_BYTE;
     for (size_t i = 0; i < npts; i++) {
         bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
         double times = taking_turns && turns > 1 ? turns : 1;
         est.points_s += times * mb_point_cost_s(ctx, b, &pts[i]);
+        /* The first point warms up longer than its cost counts (each rank taking turns). */
+        if (i == 0)
+            est.points_s += times * first_warmup_extra_s;
         if (b->touch_bytes) {
             double bytes = times * (double)b->touch_bytes(ctx, &pts[i]);
             est.touch_s += bytes * rate / 1e9;

@@ -55,7 +55,8 @@ typedef struct mb_budget {
     double points_spent_s, touch_spent_s;
 } mb_budget_t;
 
-/* The estimate of npts points of b under ctx's configuration and calibration. */
+/* The estimate of npts points of b under ctx's configuration and calibration: its points'
+ * costs (point_cost.h) and its first point's longer warm-up. */
 mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
                                         const mb_point_t *pts, size_t npts);
 

@@ -74,7 +74,8 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         spent, "points", (json_int_t)points, "points_trimmed", (json_int_t)trimmed,
         "min_experiments", MB_LOOP_BUDGET_FLOOR, "benchmarks_coarsened", (json_int_t)coarsened,
         "points_dropped", (json_int_t)dropped, "benchmarks_span_cut", (json_int_t)span_cut, "how",
-        "each benchmark is estimated before it runs: its points at a warm-up and "
+        "each benchmark is estimated before it runs: its points at a warm-up (the first "
+        "point's warmup, each later one's warmup_next) and "
         "max_experiments experiments, each of enough or of its messages' time where longer "
         "(a call timed between untimed transfers: 50 transfers, at most 50 x enough), "
         "plus the bytes of its working sets (its largest once more for the pages' first "
