@@ -113,7 +113,10 @@ bench_shm() {
     r="$TMP/shm/results.json"
     echo "shm group, default config, -np 2: $(calc '%.1f' "$t1 - $t0") s wall (target < 60 s)"
     l1=$($GET "$r" shm.latency min size_bytes=1024 stride=random)
-    echo "L1 latency (shm.latency, 1 KiB, random, min): $(calc '%.3f' "$l1") ns = $(calc '%.2f' "$l1 * ${mhz:-0} / 1000") cycles at the mhz clock (expected 4-5 on current x86)"
+    # The mhz clock comes from the preflight section: alone, this section has none.
+    local cycles="n/a cycles (the mhz clock is the preflight section's: run it too)"
+    [ -n "${mhz:-}" ] && cycles="$(calc '%.2f' "$l1 * $mhz / 1000") cycles at the mhz clock"
+    echo "L1 latency (shm.latency, 1 KiB, random, min): $(calc '%.3f' "$l1") ns = $cycles (expected 4-5 on current x86)"
     one=$($GET "$r" shm.bandwidth bandwidth.median op=read where=memory ranks=one)
     echo "memory read bandwidth, one rank: $(calc '%.0f' "$one / 1e6") MB/s"
     if command -v likwid-bench >/dev/null 2>&1; then
