@@ -35,11 +35,11 @@ static mb_config_t config_by_hand(uint64_t max_experiments)
 }
 
 /* 3 points, a warm-up of 1 ms and max_experiments = 51 intervals of 1 ms each: 52 ms a
- * point, and the first point's warm-up 9 ms longer; touch bytes 0, 100 MB and 150 MB at
+ * point, the first point's warm-up 9 ms more; touch bytes 0, 100 MB and 150 MB at
  * MB_BUDGET_TOUCH_NS_PER_BYTE, and the largest, 150 MB, once more at
- * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE (its pages' first touch). Taking turns on a node of 8 ranks:
- * every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns), and each of the 4 ranks touches
- * its own largest working set first. */
+ * MB_BUDGET_FIRST_TOUCH_NS_PER_BYTE (its pages' first touch). Taking turns on a node of 8
+ * ranks: every point 4 times (at most MB_RANK_SAMPLE_K ranks take turns), and each of the 4
+ * ranks touches its own largest working set first. */
 static void test_estimate_by_hand(void **state)
 {
     (void)state;
@@ -73,11 +73,6 @@ static void fake_call(void *state)
     (void)state;
 }
 
-/* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
- * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
- * iteration) + 10 iterations; a later point 1 ms + 12 experiments (max_experiments 12, or under
- * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
- * working set, counted apart: its experiments stay at enough. */
 /* A benchmark's first point warms up for warmup, each later one for warmup_next, never
  * longer than warmup. */
 static void test_warmup_by_point(void **state)
@@ -96,17 +91,19 @@ static void test_warmup_by_point(void **state)
     assert_float_equal(mb_measure_warmup_ns(&cfg, 3), 1e6, 0);
 }
 
+/* Messages of 0, 1 MB and 100 MB, 2 per iteration, 10 lead-in iterations, enough 1 ms: an
+ * iteration takes 2 x bytes x MB_POINT_COST_NS_PER_MESSAGE_BYTE; an experiment max(enough,
+ * iteration) + 10 iterations; a later point 1 ms + 12 experiments (max_experiments 12, or under
+ * min_experiments 12: the larger counts). A memory benchmark's bytes (touch_bytes) are its
+ * working set, counted apart: its experiments stay at enough. */
 static void test_point_cost_by_hand(void **state)
 {
     (void)state;
     mb_config_t cfg = config_by_hand(12);
     mb_timing_t timing = {.enough_ns = 1e6};
     mb_context_t ctx = {.config = &cfg, .timing = &timing, .node_size = 1};
-    mb_bench_t b = {.name = "t.msg",
-                    .scope = MB_SCOPE_ONE,
-                    .bytes_per_op = fake_bytes,
-                    .ops_per_iter = 2,
-                    .lead_in = 10};
+    mb_bench_t b = {.name = "t.msg", .scope = MB_SCOPE_ONE, .bytes_per_op = fake_bytes,
+                    .ops_per_iter = 2, .lead_in = 10};
     mb_point_t pts[3] = {{.v = {0}}, {.v = {1000000}}, {.v = {100000000}}};
     double k = MB_POINT_COST_NS_PER_MESSAGE_BYTE;
     double it1 = 2 * 1e6 * k, it2 = 2 * 1e8 * k; /* ns */
@@ -122,6 +119,7 @@ static void test_point_cost_by_hand(void **state)
     cfg.run_min_experiments = 12;
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
     assert_true(c2 > 50 * c0); /* 100 MB messages: iterations of 10 ms against enough's 1 ms */
+    /* The first point's warm-up 9 ms longer. */
     assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, 0.009 + c0 + c1 + c2, 1e-12);
     /* A call timed between untimed transfers: 50 of them an experiment, up to 50 x enough
      * (50 ms here). 1 MB: 50 x 0.1 ms = 5 ms; 100 MB: 50 x 10 ms, capped at 50 ms; 0 B:

@@ -89,17 +89,15 @@ static void test_json_has_every_key(void **state)
     static const struct {
         const char *section, *json;
     } want[] = {
-        {"run",
-         "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,\"warmup_next\":"
-         "1000000,"
-         "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"drift_remeasure\":true,"
-         "\"point_timeout\":300000000000}"},
+        {"run", "{\"min_experiments\":11,\"max_experiments\":51,\"warmup\":10000000,"
+                "\"warmup_next\":1000000,"
+                "\"ci_target\":0.02,\"ci_wide\":0.1,\"time_budget\":\"none\",\"drift_remeasure\":true,"
+                "\"point_timeout\":300000000000}"},
         {"timing", "{\"clock\":\"monotonic_raw\",\"enough\":\"auto\",\"enough_max\":1500000,"
                    "\"enough_fallback\":\"auto\"}"},
         {"harness", "{\"bcopy_sizes\":[4096,1048576],\"bcopy_cold_span\":2147483648}"},
         {"preflight", "{\"enabled\":true,\"mhz_measurements\":11,\"perturb_duration\":20000000,"
-                      "\"perturb_count\":100,\"perturb_memory_count\":20,\"detour_duration\":"
-                      "200000000,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
+                      "\"perturb_count\":100,\"perturb_memory_count\":20,\"detour_duration\":200000000,\"noise_threshold\":0.05,\"mhz_tolerance\":0.02,"
                       "\"on_noisy\":\"warn\"}"},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {

@@ -26,6 +26,6 @@ double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_po
                                                  MB_LOOP_CALL_WALL_MAX * enough_ns));
     experiment_ns += (double)b->lead_in * iter_ns;
     mb_measure_opts_t opts = mb_measure_opts_of(cfg);
-    return (mb_measure_warmup_ns(cfg, 1) + (double)mb_loop_max_experiments(&opts) * experiment_ns) /
-           1e9;
+    double experiments_ns = (double)mb_loop_max_experiments(&opts) * experiment_ns;
+    return (mb_measure_warmup_ns(cfg, 1) + experiments_ns) / 1e9;
 }
