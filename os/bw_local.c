@@ -95,18 +95,6 @@ static uint64_t bw_local_bytes(const mb_context_t *ctx, const mb_point_t *pt)
     return BW_LOCAL_XFER_BYTES;
 }
 
-static const char *bw_local_unavailable(const mb_context_t *ctx, char *buf, size_t len)
-{
-    mb_os_transport_t t = *(const mb_os_transport_t *)ctx->arg;
-    const char *why = mb_os_fork_unavailable(buf, len);
-    if (!why && t == MB_OS_TCP)
-        why = mb_os_loopback_unavailable(buf, len);
-    return why;
-}
-
-static const mb_os_transport_t bw_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP,
-                                                        MB_OS_TCP};
-
 #define BW_LOCAL(ident, t, what, lm)                                                               \
     {                                                                                              \
         .name = "os." ident, .group = "os",                                                        \
@@ -115,9 +103,9 @@ static const mb_os_transport_t bw_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, 
                     "without pause (steady state); placement: unpinned (lmbench's default), "      \
                     "both on one CPU, or on two cores",                                            \
         .scope = MB_SCOPE_ONE, .dims = mb_os_placement_dims, .ndims = 1,                           \
-        .points = mb_os_placement_points, .arg = &bw_local_transports[t], .setup = bw_local_setup, \
+        .points = mb_os_placement_points, .arg = &mb_os_transports[t], .setup = bw_local_setup,    \
         .run = bw_local_run, .teardown = bw_local_teardown, .bytes_per_op = bw_local_bytes,        \
-        .skip_reason = bw_local_unavailable,                                                       \
+        .skip_reason = mb_os_channel_unavailable,                                                  \
     }
 
 const mb_bench_t mb_bench_os_bw_local[3] = {

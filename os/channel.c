@@ -23,6 +23,17 @@ const char *mb_os_transport_name(mb_os_transport_t t)
     }
 }
 
+const mb_os_transport_t mb_os_transports[4] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP, MB_OS_TCP};
+
+const char *mb_os_channel_unavailable(const mb_context_t *ctx, char *buf, size_t len)
+{
+    mb_os_transport_t t = *(const mb_os_transport_t *)ctx->arg;
+    const char *why = mb_os_fork_unavailable(buf, len);
+    if (!why && (t == MB_OS_UDP || t == MB_OS_TCP))
+        why = mb_os_loopback_unavailable(buf, len);
+    return why;
+}
+
 static void channel_close_fd(int *fd)
 {
     if (*fd >= 0)

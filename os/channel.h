@@ -22,6 +22,15 @@ typedef enum mb_os_transport {
 /* lmbench's name for each ("pipe", "AF_UNIX", "UDP", "TCP"). */
 const char *mb_os_transport_name(mb_os_transport_t t);
 
+/* Each transport, indexed by its value: what a benchmark over a channel points its
+ * descriptor's arg at. */
+extern const mb_os_transport_t mb_os_transports[4];
+
+/* A benchmark's skip_reason over a channel whose transport ctx->arg points at: why no peer
+ * can be forked here, or, for UDP and TCP, why 127.0.0.1 cannot be reached; NULL when
+ * nothing is in the way. */
+const char *mb_os_channel_unavailable(const mb_context_t *ctx, char *buf, size_t len);
+
 /* One end: the descriptor it reads and the one it writes (the same for a socket). */
 typedef struct mb_os_end {
     int rd, wr;

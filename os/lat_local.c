@@ -93,18 +93,6 @@ static void lat_local_run(void *state, uint64_t iters)
         }
 }
 
-static const char *lat_local_unavailable(const mb_context_t *ctx, char *buf, size_t len)
-{
-    mb_os_transport_t t = *(const mb_os_transport_t *)ctx->arg;
-    const char *why = mb_os_fork_unavailable(buf, len);
-    if (!why && (t == MB_OS_UDP || t == MB_OS_TCP))
-        why = mb_os_loopback_unavailable(buf, len);
-    return why;
-}
-
-static const mb_os_transport_t lat_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX, MB_OS_UDP,
-                                                         MB_OS_TCP};
-
 #define LAT_LOCAL(ident, t, what, lm)                                                              \
     {                                                                                              \
         .name = "os." ident, .group = "os",                                                        \
@@ -113,9 +101,9 @@ static const mb_os_transport_t lat_local_transports[] = {MB_OS_PIPE, MB_OS_UNIX,
                     "rank and a forked peer that echoes it; placement: unpinned (lmbench's "       \
                     "default), both on one CPU, or on two cores",                                  \
         .scope = MB_SCOPE_ONE, .dims = mb_os_placement_dims, .ndims = 1,                           \
-        .points = mb_os_placement_points, .arg = &lat_local_transports[t],                         \
-        .setup = lat_local_setup, .run = lat_local_run, .teardown = lat_local_teardown,            \
-        .skip_reason = lat_local_unavailable,                                                      \
+        .points = mb_os_placement_points, .arg = &mb_os_transports[t], .setup = lat_local_setup,   \
+        .run = lat_local_run, .teardown = lat_local_teardown,                                      \
+        .skip_reason = mb_os_channel_unavailable,                                                  \
     }
 
 const mb_bench_t mb_bench_os_lat_local[4] = {
