@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -108,23 +109,51 @@ const char *mb_os_fork_unavailable(char *buf, size_t len)
     return NULL;
 }
 
-const char *mb_os_loopback_unavailable(char *buf, size_t len)
+/* How long a connection to 127.0.0.1 may take before the loopback counts as unusable (a
+ * firewall that drops its packets would otherwise hold a blocking connect for minutes). */
+#define LOOPBACK_CONNECT_MS 1000
+
+/* Connect a TCP socket to a listening one on 127.0.0.1: 0, or the errno that stopped it. */
+static int loopback_connect_errno(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) {
-        snprintf(buf, len, "no TCP/IP sockets here: %s", strerror(errno));
-        return buf;
-    }
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0};
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
-    if (rc == 0)
-        rc = listen(fd, 1);
-    int saved = errno;
-    close(fd);
-    if (rc != 0) {
-        snprintf(buf, len, "no loopback interface (127.0.0.1) to listen on: %s",
-                 strerror(saved));
+    socklen_t alen = sizeof a;
+    int srv = socket(AF_INET, SOCK_STREAM, 0), cli = -1, err = 0;
+    if (srv < 0 || bind(srv, (struct sockaddr *)&a, sizeof a) != 0 || listen(srv, 1) != 0 ||
+        getsockname(srv, (struct sockaddr *)&a, &alen) != 0 ||
+        (cli = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0)) < 0)
+        err = errno;
+    else if (connect(cli, (struct sockaddr *)&a, sizeof a) != 0) {
+        err = errno;
+        if (err == EINPROGRESS) {
+            struct pollfd pfd = {.fd = cli, .events = POLLOUT};
+            socklen_t elen = sizeof err;
+            int ready = poll(&pfd, 1, LOOPBACK_CONNECT_MS);
+            if (ready < 0)
+                err = errno;
+            else if (ready == 0)
+                err = ETIMEDOUT;
+            else if (getsockopt(cli, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
+                err = errno;
+        }
+    }
+    if (cli >= 0)
+        close(cli);
+    if (srv >= 0)
+        close(srv);
+    return err;
+}
+
+const char *mb_os_loopback_unavailable(char *buf, size_t len)
+{
+    /* A connection, not only a listening socket: in a network namespace whose lo is down,
+     * bind() and listen() on 127.0.0.1 succeed and every connect() fails with "Network is
+     * unreachable" (tests/test_os.c, test_channel_unavailable, under unshare -n). */
+    int err = loopback_connect_errno();
+    if (err) {
+        snprintf(buf, len, "no connection to the loopback interface (127.0.0.1): %s",
+                 strerror(err));
         return buf;
     }
     return NULL;
