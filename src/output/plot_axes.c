@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report.h"
+#include "report_text.h"
 
 #define PLOT_AXES_STYLES 8        /* line styles 1-8 in every template */
 #define PLOT_AXES_MAX_TICS 12     /* powers of two labelled on a size axis, at most about */
@@ -82,7 +82,7 @@ void mb_plot_axes_x(const mb_plot_set_t *set, bool bytes, FILE *tics, char *rang
             char label[32];
             double v = ldexp(1, k);
             if (bytes)
-                mb_report_fmt_bytes(v, label, sizeof label);
+                mb_report_text_bytes(v, label, sizeof label);
             else
                 snprintf(label, sizeof label, "%g", v);
             fprintf(tics, "%s'%s' %.17g", sep, label, v);

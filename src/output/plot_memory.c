@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "plot_axes.h"
-#include "report.h"
+#include "report_text.h"
 
 /* Vertical lines and labels for the cache levels found on the curve (derived.levels) and
  * for node 0's caches as hwloc reports them; their figures also go into the data file. */
@@ -40,7 +40,7 @@ static void plot_memory_marks(const mb_plot_ctx_t *c, const json_t *bench, doubl
         fprintf(dat, " %d\n", open);
         if (!(size >= lo && size <= hi) || !(lat > 0))
             continue;
-        mb_report_fmt_bytes(size, sz, sizeof sz);
+        mb_report_text_bytes(size, sz, sizeof sz);
         if (open) {
             /* Not a capacity but where the curve stops (memory, or the curve's end): marked as
              * a point with its latency. */
@@ -80,7 +80,7 @@ static void plot_memory_marks(const mb_plot_ctx_t *c, const json_t *bench, doubl
         fprintf(dat, "%.15g %.0f %s\n", size, level, type ? type : "?");
         if (!(size >= lo && size <= hi))
             continue;
-        mb_report_fmt_bytes(size, sz, sizeof sz);
+        mb_report_text_bytes(size, sz, sizeof sz);
         snprintf(label, sizeof label, "hwloc L%.0f%s %s", level,
                  type && strcmp(type, "data") == 0 ? "d" : "", sz);
         fprintf(marks,

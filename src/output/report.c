@@ -47,22 +47,6 @@ typedef struct report_col {
     bool left;
 } report_col_t;
 
-void mb_report_fmt_bytes(double bytes, char *buf, size_t len)
-{
-    static const char *const units[] = {"", "K", "M", "G", "T", "P"};
-    size_t u = 0;
-    double unit = 1;
-    while (u + 1 < sizeof units / sizeof units[0] && bytes >= unit * 1024) {
-        unit *= 1024;
-        u++;
-    }
-    double q = bytes / unit;
-    if (q == floor(q))
-        snprintf(buf, len, "%.0f%s", q, units[u]);
-    else
-        snprintf(buf, len, "%.3g%s", q, units[u]);
-}
-
 static void report_cell(const json_t *pt, const report_col_t *col, char *buf, size_t len)
 {
     double v, lo, hi;

@@ -13,7 +13,4 @@
  * shown as "-". Returns 0, or -1 on a write error. */
 int mb_report_write(FILE *f, const json_t *root);
 
-/* bytes in the units the config accepts (K = 1024): "48K", "1.25M", "15.6G". */
-void mb_report_fmt_bytes(double bytes, char *buf, size_t len);
-
 #endif

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "report_text.h"
 
 #define REPORT_CONTEXT_INDENT "  "
@@ -38,7 +37,7 @@ static void report_context_caches(FILE *f, const json_t *caches)
         double size;
         char sz[32] = "-";
         if (mb_report_text_num(c, "size_bytes", &size))
-            mb_report_fmt_bytes(size, sz, sizeof sz);
+            mb_report_text_bytes(size, sz, sizeof sz);
         fprintf(f, "%sL%" JSON_INTEGER_FORMAT "%s %s x%" JSON_INTEGER_FORMAT, i ? ", " : "",
                 json_integer_value(json_object_get(c, "level")), suffix, sz,
                 json_integer_value(json_object_get(c, "count")));
@@ -93,28 +92,28 @@ static void report_context_node(FILE *f, const json_t *system)
     double mem;
     report_context_label(f, "memory");
     if (mb_report_text_num(node, "memory_bytes", &mem)) {
-        mb_report_fmt_bytes(mem, buf, sizeof buf);
+        mb_report_text_bytes(mem, buf, sizeof buf);
         fprintf(f, "%s\n", buf);
     } else {
         fprintf(f, "-\n");
     }
     if (mb_report_text_num(node, "memory_span_bytes", &mem)) {
         report_context_label(f, "memory figures");
-        mb_report_fmt_bytes(mem, buf, sizeof buf);
+        mb_report_text_bytes(mem, buf, sizeof buf);
         double cap;
         char capbuf[32] = "256M";
         if (mb_report_text_num(node, "memory_span_cap_bytes", &cap))
-            mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
+            mb_report_text_bytes(cap, capbuf, sizeof capbuf);
         fprintf(f, "a working set of %s for a rank alone (4 x the last-level cache, at most %s, "
                    "[shm] memory_max)", buf, capbuf);
         double wanted;
         if (mb_report_text_num(node, "memory_span_wanted_bytes", &wanted) && wanted > mem) {
             char wantbuf[32];
-            mb_report_fmt_bytes(wanted, wantbuf, sizeof wantbuf);
+            mb_report_text_bytes(wanted, wantbuf, sizeof wantbuf);
             fprintf(f, ": 4 x LLC is %s, capped to %s", wantbuf, buf);
         }
         if (mb_report_text_num(node, "memory_span_all_ranks_bytes", &mem)) {
-            mb_report_fmt_bytes(mem, buf, sizeof buf);
+            mb_report_text_bytes(mem, buf, sizeof buf);
             fprintf(f, "; %s each when all ranks run at once (as much between them, at "
                        "least 8 MiB each)", buf);
         }

@@ -16,7 +16,6 @@
 #include "plot.h"
 #include "plot_script.h"
 #include "record.h"
-#include "report.h"
 #include "report_context.h"
 #include "report_fits.h"
 #include "report_html_bench.h"
@@ -325,7 +324,7 @@ static void html_system(FILE *f, html_ctx_t *h)
             double mem;
             cell[0] = '\0';
             if (mb_report_text_num(node, "memory_bytes", &mem))
-                mb_report_fmt_bytes(mem, cell, sizeof cell);
+                mb_report_text_bytes(mem, cell, sizeof cell);
             mb_html_td(f, cell, true);
             char caches[HTML_CELL_MAX] = "";
             size_t c;
@@ -335,7 +334,7 @@ static void html_system(FILE *f, html_ctx_t *h)
                 char sz[32];
                 double bytes = 0;
                 mb_report_text_num(cache, "size_bytes", &bytes);
-                mb_report_fmt_bytes(bytes, sz, sizeof sz);
+                mb_report_text_bytes(bytes, sz, sizeof sz);
                 const char *type = mb_report_text_str(cache, "type");
                 size_t len = strlen(caches);
                 snprintf(caches + len, sizeof caches - len, "%sL%lld%s %s", c ? ", " : "",

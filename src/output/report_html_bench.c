@@ -7,7 +7,6 @@
 
 #include "html_escape.h"
 #include "record.h"
-#include "report.h"
 #include "report_fits.h"
 #include "report_text.h"
 
@@ -169,8 +168,8 @@ void mb_report_html_fit_rows(FILE *f, const json_t *fit)
         cell[0] = '\0';
         if (mb_report_text_num(seg, "d_min", &dmin) && mb_report_text_num(seg, "d_max", &dmax)) {
             char a[32], b[32];
-            mb_report_fmt_bytes(dmin, a, sizeof a);
-            mb_report_fmt_bytes(dmax, b, sizeof b);
+            mb_report_text_bytes(dmin, a, sizeof a);
+            mb_report_text_bytes(dmax, b, sizeof b);
             snprintf(cell, sizeof cell, "%s \u2013 %s", a, b);
         }
         mb_html_td(f, cell, true);

@@ -7,7 +7,6 @@
 
 #include "html_escape.h"
 #include "record.h"
-#include "report.h"
 #include "report_text.h"
 
 /* At most this many points are named in one warning's list; results.json has them all. */
@@ -128,7 +127,7 @@ static void html_warning_budget(FILE *f, const json_t *root)
             fprintf(f, " %lld points dropped%s", (long long)dropped, cut ? ";" : "");
         if (cut) {
             char b[32];
-            mb_report_fmt_bytes(cap, b, sizeof b);
+            mb_report_text_bytes(cap, b, sizeof b);
             fprintf(f, " working sets of at most %s per rank", b);
         }
         fputs("</li>\n", f);

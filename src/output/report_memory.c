@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "record.h"
-#include "report.h"
 #include "report_text.h"
 
 #define REPORT_MEMORY_INDENT "  "
@@ -117,11 +116,11 @@ static void report_memory_levels_vs_hwloc(FILE *f, const json_t *from, const jso
         if ((type && strcmp(type, "instruction") == 0) || !mb_report_text_num(cache, "size_bytes", &hw))
             continue;
         const json_t *lv = json_array_get(levels, k++);
-        mb_report_fmt_bytes(hw, hwbuf, sizeof hwbuf);
+        mb_report_text_bytes(hw, hwbuf, sizeof hwbuf);
         fprintf(f, REPORT_MEMORY_INDENT "L%lld %s: ",
                 (long long)json_integer_value(json_object_get(cache, "level")), hwbuf);
         if (!lv || json_is_true(json_object_get(lv, "open"))) {
-            mb_report_fmt_bytes(last, lastbuf, sizeof lastbuf);
+            mb_report_text_bytes(last, lastbuf, sizeof lastbuf);
             fprintf(f, "MISMATCH: the curve (up to %s) shows no level ending there%s\n", lastbuf,
                     hw > last ? " (hwloc's size is past the curve's end)" : "");
             continue;
@@ -129,7 +128,7 @@ static void report_memory_levels_vs_hwloc(FILE *f, const json_t *from, const jso
         mb_report_text_num(lv, "size_bytes", &cap);
         if (mb_report_text_num(lv, "midpoint_bytes", &mid) && mid > 0)
             cap = mid;
-        mb_report_fmt_bytes(cap, capbuf, sizeof capbuf);
+        mb_report_text_bytes(cap, capbuf, sizeof capbuf);
         long apart = hw >= first && hw <= last
                          ? report_memory_points_apart(from, stride ? stride : "random", cap, hw)
                          : -1;
@@ -171,9 +170,9 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         double size = 0, lat = 0, mid = 0;
         char a[32] = "-", c[32] = "-";
         if (mb_report_text_num(lv, "size_bytes", &size))
-            mb_report_fmt_bytes(size, a, sizeof a);
+            mb_report_text_bytes(size, a, sizeof a);
         if (mb_report_text_num(lv, "midpoint_bytes", &mid))
-            mb_report_fmt_bytes(mid, c, sizeof c);
+            mb_report_text_bytes(mid, c, sizeof c);
         mb_report_text_num(lv, "latency_ns", &lat);
         double rnd;
         char rndbuf[48] = "";
@@ -205,7 +204,7 @@ void mb_report_memory_cache_levels(FILE *f, const json_t *root)
         if (type && strcmp(type, "instruction") == 0)
             continue;
         if (mb_report_text_num(cache, "size_bytes", &size)) {
-            mb_report_fmt_bytes(size, sz, sizeof sz);
+            mb_report_text_bytes(size, sz, sizeof sz);
             fprintf(f, " L%lld %s", (long long)json_integer_value(json_object_get(cache, "level")),
                     sz);
         }

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "record.h"
-#include "report.h"
 #include "report_text.h"
 #include "stats.h"
 
@@ -419,9 +418,9 @@ static void nt_system(FILE *f, const json_t *root, const json_t *nodes)
                        : level == 2 ? l2
                                     : NULL;
             if (to)
-                mb_report_fmt_bytes(size, to, 32);
+                mb_report_text_bytes(size, to, 32);
             if (strcmp(type, "instruction") != 0)
-                mb_report_fmt_bytes(size, llc, sizeof llc);
+                mb_report_text_bytes(size, llc, sizeof llc);
         }
         snprintf(cell[3], NT_CELL, "%s/%s", l1d, l1i);
         snprintf(cell[4], NT_CELL, "%s", l2);
@@ -429,7 +428,7 @@ static void nt_system(FILE *f, const json_t *root, const json_t *nodes)
         double mem = 0;
         char membuf[32] = "-";
         if (mb_report_text_num(d, "memory_bytes", &mem))
-            mb_report_fmt_bytes(mem, membuf, sizeof membuf);
+            mb_report_text_bytes(mem, membuf, sizeof membuf);
         snprintf(cell[6], NT_CELL, "%s %s %s", membuf,
                  mb_report_text_dash(mb_report_text_str(d, "memory_type")),
                  mb_report_text_dash(mb_report_text_str(d, "memory_speed")));

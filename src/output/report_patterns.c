@@ -11,7 +11,6 @@
 
 #include "drift.h"
 #include "predict_patterns.h"
-#include "report.h"
 #include "report_text.h"
 
 #define REPORT_PATTERNS_INDENT "  "
@@ -36,7 +35,7 @@ static void report_patterns_fill(report_patterns_row_t *r, const json_t *e, cons
     if (mb_report_text_num(pt, "p", &v))
         snprintf(r->cell[1], sizeof r->cell[1], "%.0f", v);
     if (mb_report_text_num(pt, "d", &v))
-        mb_report_fmt_bytes(v, r->cell[2], sizeof r->cell[2]);
+        mb_report_text_bytes(v, r->cell[2], sizeof r->cell[2]);
     if (mb_report_text_num(pt, "measured_ns", &v))
         mb_report_text_sig(v / 1000.0, r->cell[3], sizeof r->cell[3]);
     if (mb_report_text_num(pt, "predicted_ns", &v))

@@ -226,3 +226,19 @@ void mb_report_text_network(const json_t *node, bool brief, char *buf, size_t le
                      ? "none but loopback"
                      : "-");
 }
+
+void mb_report_text_bytes(double bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"", "K", "M", "G", "T", "P"};
+    size_t u = 0;
+    double unit = 1;
+    while (u + 1 < sizeof units / sizeof units[0] && bytes >= unit * 1024) {
+        unit *= 1024;
+        u++;
+    }
+    double q = bytes / unit;
+    if (q == floor(q))
+        snprintf(buf, len, "%.0f%s", q, units[u]);
+    else
+        snprintf(buf, len, "%.3g%s", q, units[u]);
+}

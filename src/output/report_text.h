@@ -26,6 +26,9 @@ void mb_report_text_sig(double v, char *buf, size_t len);
  * Returns whether pt.key was a number; buf is left as it was when not. */
 bool mb_report_text_stat(const json_t *pt, const char *key, char *buf, size_t len);
 
+/* bytes in the units the config accepts (K = 1024): "48K", "1.25M", "15.6G". */
+void mb_report_text_bytes(double bytes, char *buf, size_t len);
+
 /* A duration given in ns, in the largest unit it reaches: "5.000 ms", "20.50 ns". */
 void mb_report_text_duration(double ns, char *buf, size_t len);
 

@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "report.h"
 #include "report_text.h"
 
 #define REPORT_TIMINGS_INDENT "  "
@@ -132,7 +131,7 @@ static void report_timings_budget(FILE *f, const json_t *root, const json_t *pha
             fprintf(f, " %.0f dropped", d);
         if (cut) {
             char mem[32];
-            mb_report_fmt_bytes(cap, mem, sizeof mem);
+            mb_report_text_bytes(cap, mem, sizeof mem);
             fprintf(f, "%sworking sets cut to %s", d > 0 ? ", " : " ", mem);
         }
         sep = "; ";
@@ -174,7 +173,7 @@ void mb_report_timings(FILE *f, const json_t *root)
         fprintf(f, "-");
     if (mb_report_text_num(timings, "rank0_peak_rss_bytes", &rss) && rss > 0) {
         char mem[32];
-        mb_report_fmt_bytes(rss, mem, sizeof mem);
+        mb_report_text_bytes(rss, mem, sizeof mem);
         fprintf(f, "; rank 0's peak memory %s (resident)\n", mem);
     } else {
         fprintf(f, "; rank 0's peak memory -\n");
