@@ -206,13 +206,6 @@ static void connect_run(void *state, uint64_t iters)
     }
 }
 
-static const char *connect_unavailable(const mb_context_t *ctx, char *buf, size_t len)
-{
-    (void)ctx;
-    const char *why = mb_os_fork_unavailable(buf, len);
-    return why ? why : mb_os_loopback_unavailable(buf, len);
-}
-
 const mb_bench_t mb_bench_os_tcp_connect = {
     .name = "os.tcp_connect",
     .group = "os",
@@ -224,8 +217,9 @@ const mb_bench_t mb_bench_os_tcp_connect = {
     .dims = mb_os_placement_dims,
     .ndims = 1,
     .points = mb_os_placement_points,
+    .arg = &mb_os_transports[MB_OS_TCP], /* its skip reason's: a forked peer over TCP */
     .setup = connect_setup,
     .run = connect_run,
     .teardown = connect_teardown,
-    .skip_reason = connect_unavailable,
+    .skip_reason = mb_os_channel_unavailable,
 };
