@@ -120,15 +120,20 @@ oom:
 }
 
 /* The loops as stream.c writes them. Each kernel alone is idempotent (it never reads what
- * it writes), so passes repeat without the values drifting. */
+ * it writes), so passes repeat without the values drifting. simd: stream.c's kernels run
+ * over static arrays of a compile-time length, which GCC vectorises at -O2; over these heap
+ * arrays of a run-time length -O2's cost model leaves them scalar unless told (the scalar
+ * triad at 128 MiB: 0-11% slower in 4 alternated runs). */
 static void stream_copy(double *restrict c, const double *restrict a, size_t n)
 {
+#pragma omp simd
     for (size_t j = 0; j < n; j++)
         c[j] = a[j];
 }
 
 static void stream_scale(double *restrict b, const double *restrict c, size_t n)
 {
+#pragma omp simd
     for (size_t j = 0; j < n; j++)
         b[j] = STREAM_SCALAR * c[j];
 }
@@ -136,6 +141,7 @@ static void stream_scale(double *restrict b, const double *restrict c, size_t n)
 static void stream_add(double *restrict c, const double *restrict a, const double *restrict b,
                        size_t n)
 {
+#pragma omp simd
     for (size_t j = 0; j < n; j++)
         c[j] = a[j] + b[j];
 }
@@ -143,6 +149,7 @@ static void stream_add(double *restrict c, const double *restrict a, const doubl
 static void stream_triad(double *restrict a, const double *restrict b, const double *restrict c,
                          size_t n)
 {
+#pragma omp simd
     for (size_t j = 0; j < n; j++)
         a[j] = b[j] + STREAM_SCALAR * c[j];
 }
