@@ -239,8 +239,8 @@ static mb_loop_work_t measure_work(const mb_bench_t *b, const mb_context_t *ctx,
                             .op = b->op,
                             .finish = b->finish,
                             .state = state,
-                            .ops_per_iter = b->ops_per_iter_at ? b->ops_per_iter_at(ctx, pt)
-                                                               : b->ops_per_iter,
+                            .ops_per_iter =
+                                b->ops_per_iter_at ? b->ops_per_iter_at(ctx, pt) : b->ops_per_iter,
                             .subtract_loop_overhead = b->subtract_loop_overhead,
                             .lead_in = b->lead_in,
                             .error = ctx->point_error};
@@ -422,23 +422,6 @@ static double measure_watchdog_s(const mb_context_t *ctx, double timeout_ns)
     return timeout_ns > 0 ? 2 * timeout_ns / 1e9 + (ctx->rank == 0 ? 0 : 10) : 0;
 }
 
-mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg)
-{
-    return (mb_measure_opts_t){
-        .min_experiments = cfg->run_min_experiments,
-        .max_experiments = cfg->run_max_experiments,
-        .ci_target = cfg->run_ci_target,
-        .warmup_ns = (double)cfg->run_warmup,
-        .timeout_ns = (double)cfg->run_point_timeout,
-    };
-}
-
-double mb_measure_warmup_ns(const mb_config_t *cfg, size_t k)
-{
-    double first_ns = (double)cfg->run_warmup;
-    return k == 0 ? first_ns : fmin((double)cfg->run_warmup_next, first_ns);
-}
-
 int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
                            mb_measurement_t *m, char *reason, size_t reason_len)
 {
@@ -545,7 +528,9 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
         for (size_t i = 0; i < npts; i++)
             order[i] = i;
     json_t *result = root ? mb_measure_json_header(b, cfg) : NULL;
-    json_t *recipe = root ? mb_measure_json_composed(b, ctx) : NULL;
+    mb_compose_t terms[MB_COMPOSE_MAX];
+    json_t *recipe =
+        root ? mb_measure_json_composed(terms, mb_measure_compose(b, ctx, terms)) : NULL;
     if (recipe)
         json_object_set_new(result, "composed_of", recipe);
     if (root)

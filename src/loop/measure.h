@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "measure_json.h"
+#include "measure_opts.h"
 #include "raw_samples.h"
 
 /* Why b cannot run in ctx (e.g. too few ranks, or its skip_reason hook on rank 0), or NULL
@@ -29,17 +30,6 @@ size_t mb_measure_compose(const mb_bench_t *b, const mb_context_t *ctx,
 
 /* The result object of a benchmark that did not run. New reference. */
 json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
-
-/* The measuring loop's options from the configuration's [run] keys (the warm-up of a
- * benchmark's first point). */
-mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg);
-
-/* The warm-up of the k-th point a benchmark measures, in ns: `warmup` for its first,
- * `warmup_next` (at most warmup) for each later one, which runs right after a point of the
- * same code on the same buffers, with the core's clock already up. A full warm-up of every
- * point was half a run's message-passing time: 1017 points at -np 2 took 18.2-29.5 s with
- * 10 ms each and 9.5-12.4 s with 1 ms, the figures alike (2026-11-28, README "Warm-up"). */
-double mb_measure_warmup_ns(const mb_config_t *cfg, size_t k);
 
 /* Without MPI: set up, measure and tear down point pt of b in this process alone (as a
  * node's representative measures an MB_SCOPE_ONE point), for a process that never starts

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "measure.h"
 #include "mpi_util.h"
 
 const char *mb_measure_scope_text(mb_scope_t scope)
@@ -76,13 +75,12 @@ json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg)
 /* A whole number as a JSON integer ("times": 2), any other as a real. */
 static json_t *measure_json_number(double v)
 {
-    return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v) : json_real(v);
+    return v == floor(v) && fabs(v) < 9007199254740992.0 ? json_integer((json_int_t)v)
+                                                         : json_real(v);
 }
 
-json_t *mb_measure_json_composed(const mb_bench_t *b, const mb_context_t *ctx)
+json_t *mb_measure_json_composed(const mb_compose_t *terms, size_t n)
 {
-    mb_compose_t terms[MB_COMPOSE_MAX];
-    size_t n = mb_measure_compose(b, ctx, terms);
     if (n == 0)
         return NULL;
     json_t *recipe = json_array();

@@ -15,9 +15,10 @@
  * (then no "scheme"). New reference. */
 json_t *mb_measure_json_header(const mb_bench_t *b, const mb_config_t *cfg);
 
-/* b's prediction recipe for ctx ("composed_of": [{"benchmark", "times", "series"?} or
- * {"constant_ns", "what"}], docs/results.md), or NULL when b has none. New reference. */
-json_t *mb_measure_json_composed(const mb_bench_t *b, const mb_context_t *ctx);
+/* A prediction recipe's n terms (mb_measure_compose) as "composed_of": [{"benchmark",
+ * "times", "series"?} or {"constant_ns", "what"}] (docs/results.md), or NULL when n is 0.
+ * New reference. */
+json_t *mb_measure_json_composed(const mb_compose_t *terms, size_t n);
 
 /* Which ranks measure in scope, in words (results.json's "measured_by"). */
 const char *mb_measure_scope_text(mb_scope_t scope);

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "measure.h"
+#include "measure_opts.h"
 
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "measure.h"
+#include "measure_opts.h"
 #include "point_cost.h"
 #include "rank_sample.h"
 
