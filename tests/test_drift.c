@@ -171,6 +171,9 @@ static void test_remeasure_names(void **state)
                                  "second measurement's): 300 and 310 ns around the first, 110 "
                                  "and 112 around the second\n"));
     assert_non_null(strstr(text, "  e: not measured again: no time\n"));
+    /* the count of flagged benchmarks is the one left after the re-measurement */
+    assert_non_null(strstr(text, "; 1 benchmark(s) measured again at the run's end (below), "
+                                 "after which 1 benchmark(s) whose two readings"));
     free(text);
 
     /* c measured again twice (the node changed state during the first time): the summary

@@ -39,10 +39,16 @@ void mb_report_drift(FILE *f, const json_t *root)
                 usual);
     if (two)
         fprintf(f, " (the other group: %.0f readings, median %.0f ns)", other_probes, other);
+    /* The flagged list is what is left after the re-measurements: say so, or a run that
+     * measured 13 benchmarks again reads "0 benchmark(s)" above their list. */
+    size_t remeasured = json_array_size(json_object_get(drift, "remeasured"));
+    if (remeasured)
+        fprintf(f, "; %zu benchmark(s) measured again at the run's end (below), after which",
+                remeasured);
     fprintf(f,
-            "; %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
+            "%s %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
             "it\n",
-            json_array_size(flagged), MB_DRIFT_FLAG_RATIO,
+            remeasured ? "" : ";", json_array_size(flagged), MB_DRIFT_FLAG_RATIO,
             two || usual != median ? "the usual" : "that", MB_DRIFT_FLAG_RATIO);
     size_t i;
     json_array_foreach(flagged, i, b)
