@@ -2,6 +2,7 @@
 #include "point_loop.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,13 @@ static void loop_calls(const mb_loop_t *L, const mb_loop_work_t *W, mb_start_sta
         loop_hook(W->prepare, W->state);
         late |= L->start->wait(s, L->comm, i);
         loop_hook(W->settle, W->state);
+        /* A full fence before the clock starts, so that the call does not pay for what the
+         * synchronisation left in flight. Without it, in the node's far state (a 0-byte
+         * pingpong of 340 ns against 100), MPI_Irecv right after a barrier read 62-104 ns
+         * up to 256 B in 15 of 15 runs, against 13-16 ns in 9 of 9 with it, and 12-16 ns in
+         * the near state either way (2-core KVM VM, 2026-11-28; docs/mpi.md). A window
+         * start, spinning on the clock, showed no such cost. */
+        atomic_thread_fence(memory_order_seq_cst);
         uint64_t t0 = mb_clock_now_ns(clk);
         W->op(W->state);
         uint64_t t1 = mb_clock_now_ns(clk);
