@@ -393,7 +393,7 @@ fit_summary() {
          "$coll_over over 10% (target: every fit <= 10%; $pnote)"
     local q_ok negative small nseg
     read -r q_ok negative small nseg <<<"$($GET "$r" fits quality)"
-    echo "$label: segments over d > 0 with Q in [0.01, 0.99]: $q_ok of $nseg" \
+    echo "$label: segments over d > 0 (a size's own case apart) with Q in [0.01, 0.99]: $q_ok of $nseg" \
          "($(calc '%.0f' "100 * $q_ok / $nseg")%, target >= 80%); with a negative coefficient:" \
          "$negative (target 0); under 4 points: $small (target 0)"
 }

@@ -41,7 +41,7 @@ static void refit_debug(const json_t *root, const char *name)
             double sd = (json_number_value(json_array_get(ci, 1)) -
                          json_number_value(json_array_get(ci, 0))) /
                         (2 * 1.96);
-            pts[n++] = (mb_fit_point_t){2, d, t, fmax(sd, fmax(0.005 * t, 1.0)), false};
+            pts[n++] = (mb_fit_point_t){2, d, t, fmax(sd, fmax(0.005 * t, 1.0)), false, false};
         }
     }
     /* The training points weighed on their own, as mb_fit_holdout does. */

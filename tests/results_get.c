@@ -163,14 +163,16 @@ static int get_fits_holdout(const json_t *root, const char *which, double over_p
     return 0;
 }
 
-/* "Q_IN_RANGE NEGATIVE UNDER_4_POINTS SEGMENTS" over the segments with d_max > 0. */
+/* "Q_IN_RANGE NEGATIVE UNDER_4_POINTS SEGMENTS" over the segments that span sizes: not a
+ * size's own case (d_min = d_max: the 0-byte points, or the smallest size's). */
 static int get_fits_quality(const json_t *root)
 {
     size_t i, j, k, q_ok = 0, negative = 0, small = 0, n = 0;
     const json_t *fit, *seg, *term;
     json_array_foreach(json_object_get(root, "fits"), i, fit) {
         json_array_foreach(json_object_get(fit, "segments"), j, seg) {
-            if (!(json_number_value(json_object_get(seg, "d_max")) > 0))
+            if (!(json_number_value(json_object_get(seg, "d_max")) >
+                  json_number_value(json_object_get(seg, "d_min"))))
                 continue;
             n++;
             double q = json_number_value(json_object_get(seg, "Q"));

@@ -200,6 +200,60 @@ static void test_clock_floor(void **state)
     assert_true(chi2r[0] < 0.1);
 }
 
+/* A series whose 1-byte point is 1.5 times its line (Open MPI's MPI_Gather on 2 ranks): the
+ * point is a case of its own, d_min = d_max = 1 with its time and a null Q, after the 0-byte
+ * one and before a segment from 2 B; with its CI 30 times wider than the others' (a point
+ * measured in a disturbance) it is not, and stays in the segment. */
+static json_t *first_size_doc(double first_ci_rel)
+{
+    json_t *b = mb_testdoc_bench("mpi.gatherlike", "linear_pd", NULL, "size_bytes:message_size",
+                                 "pair:label:intra", NULL);
+    for (double p = 0; p <= 4096; p = p < 1 ? 1 : p * 2)
+        for (int k = 0; k < (p >= 2 && p < 4096 ? 2 : 1); k++) {
+            double d = k ? 1.5 * p : p, t = (d == 0 ? 10 : 200 + 0.1 * d) * (d == 1 ? 1.5 : 1);
+            double rel = d == 1 ? first_ci_rel : 0.01;
+            json_array_append_new(json_object_get(b, "points"),
+                                  json_pack("{s:{s:f, s:s}, s:s, s:i, s:i, s:f, s:[f, f]}",
+                                            "params", "size_bytes", d, "pair", "intra", "status",
+                                            "ok", "n", 51, "iterations", 1, "median", t, "ci95",
+                                            t * (1 - rel), t * (1 + rel)));
+        }
+    return json_pack("{s:[o], s:{s:{s:f}}}", "benchmarks", b, "system", "clock", "resolution_ns",
+                     1.0);
+}
+
+static void test_fit_first_size(void **state)
+{
+    (void)state;
+    for (int imprecise = 0; imprecise <= 1; imprecise++) {
+        json_t *root = first_size_doc(imprecise ? 0.3 : 0.01);
+        char err[256];
+        json_t *fits = mb_fit_results(root, err, sizeof err);
+        assert_non_null(fits);
+        const json_t *f = find_fit(fits, "mpi.gatherlike", "pair", "intra");
+        assert_non_null(f);
+        const json_t *segs = json_object_get(f, "segments");
+        const json_t *zero = json_array_get(segs, 0), *first = json_array_get(segs, 1);
+        assert_int_equal(json_integer_value(json_object_get(zero, "d_max")), 0);
+        if (!imprecise) {
+            assert_int_equal(json_array_size(segs), 3);
+            assert_int_equal(json_integer_value(json_object_get(first, "d_min")), 1);
+            assert_int_equal(json_integer_value(json_object_get(first, "d_max")), 1);
+            assert_true(fabs(term_coef(first, "1") - 300.15) < 1e-6);
+            assert_true(json_is_null(json_object_get(first, "Q")));
+            assert_int_equal(json_integer_value(json_object_get(first, "dof")), 0);
+            const json_t *rest = json_array_get(segs, 2);
+            assert_int_equal(json_integer_value(json_object_get(rest, "d_min")), 2);
+            assert_true(fabs(term_coef(rest, "d") - 0.1) < 1e-6);
+        } else {
+            assert_int_equal(json_integer_value(json_object_get(first, "d_min")), 1);
+            assert_true(json_integer_value(json_object_get(first, "d_max")) > 1);
+        }
+        json_decref(fits);
+        json_decref(root);
+    }
+}
+
 /* Names mean nothing: a benchmark outside group mpi with unusual axis names is fitted by
  * its roles, one in group mpi with a size_bytes axis but no model is not. */
 static void test_fit_by_roles(void **state)
@@ -513,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
         cmocka_unit_test(test_fit_one_point),  cmocka_unit_test(test_fit_limits),
+        cmocka_unit_test(test_fit_first_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

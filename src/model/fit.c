@@ -373,18 +373,19 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
     return mb_fit_select_penalty(pts, n, allowed, log((double)n), out, err, errlen);
 }
 
-int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, unsigned allowed,
-                      mb_fit_model_t *out, char *err, size_t errlen)
+int mb_fit_one_size(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_model_t *out,
+                    char *err, size_t errlen)
 {
     if (mb_fit_check_points(pts, n, err, errlen) != 0)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        if (pts[i].d != 0) {
-            snprintf(err, errlen, "a 0-byte model given a point at d = %g", pts[i].d);
+    for (size_t i = 1; i < n; i++)
+        if (pts[i].d != pts[0].d) {
+            snprintf(err, errlen, "one size's model given points at d = %g and %g", pts[0].d,
+                     pts[i].d);
             return -1;
         }
     /* Two or more: the best model over p (only the constant when p does not vary, as the
-     * d bases are zero on them). */
+     * d bases are zero or proportional to it on them). */
     if (n >= 2)
         return mb_fit_select(pts, n, allowed | MB_FIT_BIT(MB_FIT_ONE), out, err, errlen);
     /* One point: its time, with nothing left to test it. */

@@ -54,6 +54,7 @@ typedef struct mb_fit_point {
     double t_ns;  /* measured time (the median) */
     double sd_ns; /* its standard error, > 0 */
     bool spike;   /* mb_fit_scatter_weights: alone off its neighbours' line, its sd that far */
+    bool imprecise; /* its own CI far wider than its series' usual: never a size's own case */
 } mb_fit_point_t;
 
 typedef struct mb_fit_model {
@@ -117,6 +118,13 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
  * the stated errors (quasi-likelihood BIC; c = 1 for honest error bars) and, unlike chi2/dof,
  * is not set by one stretch that no line fits. The whole series keeps the segments' rule
  * where it has any d > 0 (one at 0 bytes alone is a model over p).
+ * The smallest size may instead be its own case (mb_fit_one_size) before segments of the
+ * rest, as 0 bytes are: an MPI may send its smallest messages by another algorithm (Open
+ * MPI 4.1's tuned MPI_Gather on fewer than 4 ranks synchronises below 2 bytes, and its 1-byte
+ * gather read 1.3-1.7 times the 2-byte one in every default run at -np 2), and no segment
+ * of 4 sizes can hold one size apart. It is, when its size is above 0, none of its points is
+ * imprecise, the rest keep the segments' rule, and the case with the rest's best candidate
+ * (one more break) lowers the total BIC by more than `margin` (with the same c).
  * Returns 0, or -1 with err. */
 int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                     mb_fit_segments_t *out, char *err, size_t errlen);
@@ -176,12 +184,13 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
  * with fewer than 5 triples in all. */
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);
 
-/* The 0-byte points' own model (an MPI may short-cut an empty message, so d = 0 is no
- * point of the segments' lines): mb_fit_select of `allowed` over two or more (over p where p varies,
- * else a constant), a single point's time as a constant with dof 0 and Q NaN. All points
- * must have d = 0. Returns 0, or -1 with err. */
-int mb_fit_zero_bytes(const mb_fit_point_t *pts, size_t n, unsigned allowed,
-                      mb_fit_model_t *out, char *err, size_t errlen);
+/* One size's own model, a case apart from the segments: the 0-byte points (an MPI may
+ * short-cut an empty message, so d = 0 is no point of the segments' lines) or the smallest
+ * size's (mb_fit_segments). mb_fit_select of `allowed` over two or more (over p where p
+ * varies, else a constant), a single point's time as a constant with dof 0 and Q NaN. All
+ * points must have the same d. Returns 0, or -1 with err. */
+int mb_fit_one_size(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_model_t *out,
+                    char *err, size_t errlen);
 
 /* A collective algorithm's family of p-dependence: t = c0 + c_lat * f_lat(p) + c_bw *
  * f_bw(p) * d (+ c_d * d), the terms any of which BIC may drop (fit_family.c). */

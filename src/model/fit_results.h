@@ -17,8 +17,9 @@
  * "points": n used, "scatter_floor_pct", "segments": [{"d_min", "d_max", "terms": [{"basis",
  * "coef", "stderr"}], "cov": k x k (scaled covariance of the coefs, ns^2 per basis units),
  * "chi2", "dof", "chi2_reduced" (chi2 / dof), "Q"}], the 0-byte points' own segment first
- * (d_min = d_max = 0, mb_fit_zero_bytes; Q and chi2_reduced null when one point), the
- * segments of d > 0 after it (mb_fit_segments);
+ * (d_min = d_max = 0, mb_fit_one_size; Q and chi2_reduced null when one point), the
+ * segments of d > 0 after it (mb_fit_segments), of which the first may be the smallest
+ * size's own case (d_min = d_max, as the 0-byte one);
  * "holdout_error_pct": number or null, "holdout_note": why null (only then),
  * "p_family" (only with 3 or more process counts: the family chosen on held-out p and fitted,
  * mb_fit_family_select): {"family", "latency_basis", "bandwidth_basis", "held_out_p",

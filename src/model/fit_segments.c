@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Breaks in d (eager to rendezvous): a search over split points with each contiguous d
- * range fitted once (mb_fit_select), and the holdout check of the result. */
+ * range fitted once (mb_fit_select), the smallest size's own case, and the holdout check of
+ * the result. */
 #include "fit.h"
 #include "fit_internal.h"
 
@@ -159,6 +160,80 @@ static double fit_split_dispersion(fit_cache_t *c, const fit_split_t *sp)
     return disp;
 }
 
+/* The candidates over sizes lo..m-1 into cand, at most max_segments segments: the whole,
+ * then each candidate with the one cut of one of its segments that lowers the summed BIC
+ * most (each cut tries every boundary between consecutive distinct d), its breaks then
+ * refined. Candidate k has k breaks. Returns how many; 0 when the whole does not fit. */
+static size_t fit_candidates(fit_cache_t *c, size_t lo, size_t max_segments, fit_split_t *cand,
+                             char *err, size_t errlen)
+{
+    if (!fit_cache_get(c, lo, c->m - 1, err, errlen))
+        return 0;
+    cand[0] = (fit_split_t){.count = 1, .a = {lo}, .b = {c->m - 1}};
+    size_t ncand = 1;
+    while (ncand < max_segments) {
+        const fit_split_t *last = &cand[ncand - 1];
+        double best = INFINITY;
+        size_t best_s = 0, best_cut = 0;
+        for (size_t s = 0; s < last->count; s++) {
+            char ignore[256];
+            size_t cut = 0;
+            double bic = INFINITY,
+                   part = fit_cache_get(c, last->a[s], last->b[s], ignore, sizeof ignore)->bic;
+            if (fit_best_cut(c, last->a[s], last->b[s], &cut, &bic) && bic - part < best) {
+                best = bic - part;
+                best_s = s;
+                best_cut = cut;
+            }
+        }
+        if (!isfinite(best))
+            break;
+        fit_split_t *next = &cand[ncand++];
+        *next = (fit_split_t){.count = 0};
+        for (size_t s = 0; s < last->count; s++) {
+            next->a[next->count] = last->a[s];
+            if (s == best_s) {
+                next->b[next->count++] = best_cut;
+                next->a[next->count] = best_cut + 1;
+            }
+            next->b[next->count++] = last->b[s];
+        }
+        fit_split_refine(c, next);
+    }
+    return ncand;
+}
+
+/* The candidate kept: each one more detailed is kept when its quasi-likelihood BIC is more
+ * than margin below the one kept so far; that BIC into *qbic. */
+static size_t fit_candidate_pick(fit_cache_t *c, const fit_split_t *cand, size_t ncand, double disp,
+                                 double margin, double *qbic)
+{
+    size_t pick = 0;
+    for (size_t k = 0; k < ncand; k++) {
+        double chi2, dof, terms;
+        fit_split_totals(c, &cand[k], &chi2, &dof, &terms);
+        double q = chi2 / disp + (terms + (double)k) * c->penalty;
+        if (k == 0 || q < *qbic - margin) {
+            pick = k;
+            *qbic = q;
+        }
+    }
+    return pick;
+}
+
+/* Whether the smallest size may be a case of its own (see the header): above 0 bytes,
+ * measured as precisely as its series' other points, and the rest a series of segments. */
+static bool fit_first_size_may_stand_alone(const fit_cache_t *c)
+{
+    if (c->m < 1 + MB_FIT_SEGMENT_MIN_SIZES || !(c->pts[0].d > 0) ||
+        !fit_segment_ok(c, 1, c->m - 1))
+        return false;
+    for (size_t i = 0; i < c->start[1]; i++)
+        if (c->pts[i].imprecise)
+            return false;
+    return true;
+}
+
 int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                     mb_fit_segments_t *out, char *err, size_t errlen)
 {
@@ -197,42 +272,10 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if (!fit_cache_get(&c, 0, m - 1, err, errlen))
+    fit_split_t cand[MB_FIT_MAX_SEGMENTS];
+    size_t ncand = fit_candidates(&c, 0, MB_FIT_MAX_SEGMENTS, cand, err, errlen);
+    if (ncand == 0)
         goto out;
-
-    /* Candidates by binary segmentation: the whole, then each candidate with the one cut of
-     * one of its segments that lowers the summed BIC most (each cut tries every boundary
-     * between consecutive distinct d), its breaks then refined. */
-    fit_split_t cand[MB_FIT_MAX_SEGMENTS] = {{.count = 1, .a = {0}, .b = {m - 1}}};
-    size_t ncand = 1;
-    while (ncand < MB_FIT_MAX_SEGMENTS) {
-        const fit_split_t *last = &cand[ncand - 1];
-        double best = INFINITY;
-        size_t best_s = 0, best_cut = 0;
-        for (size_t s = 0; s < last->count; s++) {
-            char ignore[256];
-            size_t cut = 0;
-            double bic = INFINITY, part = fit_cache_get(&c, last->a[s], last->b[s], ignore, sizeof ignore)->bic;
-            if (fit_best_cut(&c, last->a[s], last->b[s], &cut, &bic) && bic - part < best) {
-                best = bic - part;
-                best_s = s;
-                best_cut = cut;
-            }
-        }
-        if (!isfinite(best))
-            break;
-        fit_split_t *next = &cand[ncand++];
-        *next = (fit_split_t){.count = 0};
-        for (size_t s = 0; s < last->count; s++) {
-            next->a[next->count] = last->a[s];
-            if (s == best_s) {
-                next->b[next->count++] = best_cut;
-                next->a[next->count] = best_cut + 1;
-            }
-            next->b[next->count++] = last->b[s];
-        }
-        fit_split_refine(&c, next);
-    }
     /* Measured times often scatter more than their standard errors say (chi2/dof >> 1 even
      * for the right curve); raw chi2 would then buy a break for every wiggle. So the
      * breaks are judged by the quasi-likelihood BIC, chi2 / c + (terms + breaks) ln N, with
@@ -243,24 +286,37 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
      * made chi2/dof 6.7 in a held-out check of mpi.ssend at -np 2, and every other break
      * then saved too little: one line, chi2/dof 10.7, held-out error 7.7-11% at the small
      * sizes (the median point's c there: 1). */
-    double chi2, dof, terms;
-    double disp = fit_split_dispersion(&c, &cand[ncand - 1]), qbic[MB_FIT_MAX_SEGMENTS];
+    double disp = fit_split_dispersion(&c, &cand[ncand - 1]), qbic = INFINITY;
     disp = isfinite(disp) ? fmax(1.0, disp) : 1.0;
-    for (size_t k = 0; k < ncand; k++) {
-        fit_split_totals(&c, &cand[k], &chi2, &dof, &terms);
-        qbic[k] = chi2 / disp + (terms + (double)k) * c.penalty;
-    }
-    size_t pick = 0;
-    for (size_t k = 1; k < ncand; k++)
-        if (qbic[k] < qbic[pick] - margin)
-            pick = k;
+    size_t pick = fit_candidate_pick(&c, cand, ncand, disp, margin, &qbic);
     out->count = cand[pick].count;
-    out->bic = qbic[pick];
-    out->dispersion = disp;
     for (size_t s = 0; s < out->count; s++) {
         char ignore[256];
         out->seg[s] = *fit_cache_get(&c, cand[pick].a[s], cand[pick].b[s], ignore, sizeof ignore);
     }
+    /* The smallest size as its own case, before the rest's best candidate: one break and
+     * its model's terms more, judged with the same c. */
+    mb_fit_model_t own;
+    char ignore[256];
+    fit_split_t rest[MB_FIT_MAX_SEGMENTS - 1];
+    size_t nrest = fit_first_size_may_stand_alone(&c)
+                       ? fit_candidates(&c, 1, MB_FIT_MAX_SEGMENTS - 1, rest, ignore, sizeof ignore)
+                       : 0;
+    if (nrest > 0 && mb_fit_one_size(sorted, start[1], allowed, &own, ignore, sizeof ignore) == 0) {
+        double rest_qbic = INFINITY;
+        size_t r = fit_candidate_pick(&c, rest, nrest, disp, margin, &rest_qbic);
+        double alone = rest_qbic + own.chi2 / disp + ((double)own.k + 1) * c.penalty;
+        if (alone < qbic - margin) {
+            qbic = alone;
+            out->count = rest[r].count + 1;
+            out->seg[0] = own;
+            for (size_t s = 0; s < rest[r].count; s++)
+                out->seg[s + 1] =
+                    *fit_cache_get(&c, rest[r].a[s], rest[r].b[s], ignore, sizeof ignore);
+        }
+    }
+    out->bic = qbic;
+    out->dispersion = disp;
     ret = 0;
 out:
     free(c.model);
