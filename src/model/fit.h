@@ -179,7 +179,10 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
  * while each neighbour lies off its own line the other way by 1/4 to 3/4 of its distance
  * (what one point measured in a burst of the host's noise does to them; a step moves the
  * two points beside it alike and not those beyond), is marked and gets its distance from
- * that line as its sd: it no longer pulls the fit, nor counts as the model's misfit.
+ * that line as its sd: it no longer pulls the fit, nor counts as the model's misfit. So
+ * are two neighbouring points off together that line through the points either side of
+ * them by more than 6 times the series' scatter, the same way, while the points beside them
+ * lie on lines over the pair (fit_weights_spike_pair).
  * Returns the median relative floor applied, or 0 (only min_rel applied, no spike marked)
  * with fewer than 5 triples in all. */
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);

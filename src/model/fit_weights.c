@@ -30,6 +30,17 @@
  * the two alike and leaves the points beyond them where they were. */
 #define FIT_WEIGHTS_SPIKE_NEIGHBOUR_MIN 0.25
 #define FIT_WEIGHTS_SPIKE_NEIGHBOUR_MAX 0.75
+/* Two neighbouring points off together (mpi.allgather at 3 and 4 B: 240 and 209 ns between
+ * 165-176 in one default run, which made a segment [1, 4] B of 15.8 ns per byte) are spikes
+ * too, when the points beside them each lie within this part of the pair's smaller
+ * distance of a line over the pair (summed over up to two each side, fit_weights_spike_pair).
+ * Evenly spaced in log d, a step of S just before the pair leaves the pair 2S/3 and S/3 off
+ * and those points S/4, S/5, S/4 and S/5 (0.68 of S/3 each), a knee about the same; a pair
+ * alone off leaves them where they were. */
+#define FIT_WEIGHTS_PAIR_OUTER 0.25
+/* ...and each of the pair more than this many scatters (the series' own) off: a pair is the
+ * larger claim. */
+#define FIT_WEIGHTS_PAIR_SPIKE 6.0
 
 typedef struct fit_weights_key {
     double along, across, t;
@@ -46,18 +57,27 @@ static int fit_weights_cmp(const void *a, const void *b)
     return (x->along > y->along) - (x->along < y->along);
 }
 
+/* log t of point b off the line through a's and c's in log t against log along, and into
+ * *w the line's weight on a's (its on c's is 1 - w): NAN when the three are not
+ * consecutive points of one series at distinct positive coordinates. */
+static double fit_weights_off(const fit_weights_key_t *a, const fit_weights_key_t *b,
+                              const fit_weights_key_t *c, double *w)
+{
+    if (a->across != b->across || c->across != b->across || !(a->along > 0) ||
+        !(a->along < b->along) || !(b->along < c->along))
+        return NAN;
+    double xa = log(a->along), xb = log(b->along), xc = log(c->along);
+    *w = (xc - xb) / (xc - xa);
+    return log(b->t) - (*w * log(a->t) + (1 - *w) * log(c->t));
+}
+
 /* b's log t off the line through a's and c's, into b->off and, scaled, b->dev (NAN when the
  * three are not consecutive points of one series at distinct positive coordinates). */
 static void fit_weights_dev(const fit_weights_key_t *a, fit_weights_key_t *b,
                             const fit_weights_key_t *c)
 {
-    b->dev = b->off = NAN;
-    if (a->across != b->across || c->across != b->across || !(a->along > 0) ||
-        !(a->along < b->along) || !(b->along < c->along))
-        return;
-    double xa = log(a->along), xb = log(b->along), xc = log(c->along);
-    double w = (xc - xb) / (xc - xa);
-    b->off = log(b->t) - (w * log(a->t) + (1 - w) * log(c->t));
+    double w = 0;
+    b->off = fit_weights_off(a, b, c, &w);
     /* For independent scatter s in each log t, off has variance s^2 (1 + w^2 + (1-w)^2). */
     b->dev = b->off / sqrt(1 + w * w + (1 - w) * (1 - w));
 }
@@ -76,6 +96,39 @@ static bool fit_weights_spike(const fit_weights_key_t *k, size_t i, size_t n, do
         if (!(k[j].dev * dev < 0 && fabs(k[j].dev) > lo && fabs(k[j].dev) < hi))
             return false;
     return true;
+}
+
+/* Whether k[i] and k[i + 1] are a pair of spikes where the scatter is rel: both off the line
+ * through the points either side of them (k[i - 1], k[i + 2]) the same way, by more than
+ * FIT_WEIGHTS_PAIR_SPIKE times it, while the two points on each side lie near lines that
+ * pass over the pair (k[i - 1] on k[i - 2]..k[i + 2]'s, k[i - 2] on k[i - 3]..k[i + 2]'s,
+ * and so after it): their distances, those that exist, sum to less than
+ * FIT_WEIGHTS_PAIR_OUTER times the pair's smaller distance each. off[0..1] get the pair's
+ * distances. */
+static bool fit_weights_spike_pair(const fit_weights_key_t *k, size_t i, size_t n, double rel,
+                                   double off[2])
+{
+    if (i < 2 || i + 3 >= n)
+        return false;
+    double limit = FIT_WEIGHTS_PAIR_SPIKE * log1p(rel), w;
+    off[0] = fit_weights_off(&k[i - 1], &k[i], &k[i + 2], &w);
+    off[1] = fit_weights_off(&k[i - 1], &k[i + 1], &k[i + 2], &w);
+    if (!(fabs(off[0]) > limit && fabs(off[1]) > limit && off[0] * off[1] > 0))
+        return false;
+    double outer[4] = {fit_weights_off(&k[i - 2], &k[i - 1], &k[i + 2], &w),
+                       fit_weights_off(&k[i - 1], &k[i + 2], &k[i + 3], &w), NAN, NAN};
+    if (i >= 3)
+        outer[2] = fit_weights_off(&k[i - 3], &k[i - 2], &k[i + 2], &w);
+    if (i + 4 < n)
+        outer[3] = fit_weights_off(&k[i - 1], &k[i + 3], &k[i + 4], &w);
+    double sum = 0;
+    int count = 0;
+    for (int j = 0; j < 4; j++)
+        if (isfinite(outer[j]) || j < 2) {
+            sum += fabs(outer[j]); /* the first two must exist: NAN fails the test */
+            count++;
+        }
+    return sum < FIT_WEIGHTS_PAIR_OUTER * count * fmin(fabs(off[0]), fabs(off[1]));
 }
 
 /* The scatter (a fraction of t) from the finite devs among k[lo..hi], or NAN with fewer
@@ -143,6 +196,16 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
         if (fit_weights_spike(k, i, n, rel)) {
             p->spike = true;
             p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-k[i].off)));
+        }
+    }
+    for (size_t i = 0; i + 1 < n; i++) {
+        double off[2];
+        if (!fit_weights_spike_pair(k, i, n, fmax(global, min_rel), off))
+            continue;
+        for (size_t j = 0; j < 2; j++) {
+            mb_fit_point_t *p = &pts[k[i + j].index];
+            p->spike = true;
+            p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-off[j])));
         }
     }
     gsl_sort(applied, 1, n);
