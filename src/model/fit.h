@@ -120,11 +120,11 @@ int mb_fit_select(const mb_fit_point_t *pts, size_t n, unsigned allowed, mb_fit_
  * where it has any d > 0 (one at 0 bytes alone is a model over p).
  * The smallest size may instead be its own case (mb_fit_one_size) before segments of the
  * rest, as 0 bytes are: an MPI may send its smallest messages by another algorithm (Open
- * MPI 4.1's tuned MPI_Gather on fewer than 4 ranks synchronises below 2 bytes, and its 1-byte
- * gather read 1.3-1.7 times the 2-byte one in every default run at -np 2), and no segment
- * of 4 sizes can hold one size apart. It is, when its size is above 0, none of its points is
- * imprecise, the rest keep the segments' rule, and the case with the rest's best candidate
- * (one more break) lowers the total BIC by more than `margin` (with the same c).
+ * MPI 4.1's tuned MPI_Gather on fewer than 4 ranks synchronises below 2 bytes: its 1-byte
+ * gather read 1.26-1.71 times its 2- and 4-byte ones in eight default runs at -np 2), and
+ * no segment of 4 sizes can hold one size apart. It is, when its size is above 0, none of
+ * its points is imprecise, the rest keep the segments' rule, and the case with the rest's
+ * best candidate (one more break) lowers the total BIC by more than `margin` (same c).
  * Returns 0, or -1 with err. */
 int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, double margin,
                     mb_fit_segments_t *out, char *err, size_t errlen);

@@ -28,9 +28,10 @@
 #define FIT_RESULTS_P_DEFAULT 2.0
 /* A point whose CI is this many times wider than its series' median point's (relative to
  * their medians) was measured in a disturbance, not as the library behaves: it may not be
- * a size's own case (mb_fit_segments). Default runs at -np 2 (2026-11-28): an off 1-byte
- * point was the library's (mpi.gather) at 1.0-2.7 times its series' median CI, and noise at
- * 3.0-22 times in 12 of 13 others. */
+ * a size's own case (mb_fit_segments). Eight default runs at -np 2 (2026-11-28): the
+ * 1-byte gather (the library's own case) had 1.0-2.7 times its series' median CI in seven
+ * and 3.6 in one; of the 20 other series whose 1-byte point lay over 12% off its
+ * neighbours' mean, 15 had 3.0-22 times. */
 #define FIT_RESULTS_IMPRECISE_CI 3.0
 
 /* Integral values as JSON integers (sizes, counts), others as reals, non-finite as null. */
