@@ -113,9 +113,10 @@ static void report_fits_models(FILE *f, const json_t *fits)
                "parentheses;\n" REPORT_FITS_INDENT
                "Q near 0: the model misses the data (chi2/dof in parentheses: near 1 when it is "
                "within the points' scatter);\n" REPORT_FITS_INDENT
-               "0..0: the 0-byte points' own model; holdout error: median |error| predicting each "
-               "size, in four folds of every fourth size, and the largest p from the "
-               "rest;\n" REPORT_FITS_INDENT
+               "0..0: the 0-byte points' own model, 1..1 (and the like): the smallest size's, "
+               "which the library sends apart;\n" REPORT_FITS_INDENT
+               "holdout error: median |error| predicting each size, in four folds of every "
+               "fourth size, and the largest p from the rest;\n" REPORT_FITS_INDENT
                "in parentheses how far the points typically lie off the line through their "
                "neighbours: a floor that no smooth model gets under\n");
     fprintf(f, REPORT_FITS_INDENT "%-*s" REPORT_FITS_GAP, (int)w[0], head[0]);
