@@ -130,6 +130,9 @@ static void test_page_plots(void **state)
     /* A hostile summary must come out as text. */
     json_object_set_new(json_array_get(json_object_get(root, "benchmarks"), 0), "summary",
                         json_string("<img src=x onerror=alert(1)>"));
+    /* An expression the mhz tick left out (mb_mhz_tick) is named beside its cycles. */
+    json_t *node0 = json_array_get(json_object_get(json_object_get(root, "preflight"), "nodes"), 0);
+    json_object_set_new(node0, "mhz_unused", json_pack("[s]", "p=*p;"));
     mb_plot_files_t plan;
     char err[512], path[4096];
     assert_int_equal(mb_plot_plan(root, dir, &plan, err, sizeof err), 0);
@@ -181,6 +184,7 @@ static void test_page_plots(void **state)
     assert_non_null(n1);
     assert_true(n1 < n0);
     assert_non_null(strstr(page, "pre-flight flagged node node1"));
+    assert_non_null(strstr(page, "p=*p; 4.00 (left out) a^=a+a; 2.00 a^=a+a+a;"));
     /* The failed points are warnings, with their reasons. */
     assert_non_null(strstr(page, "setup: no rank on another node"));
     /* The held-out error of a fit, with its points' own scatter. */

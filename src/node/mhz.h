@@ -33,7 +33,7 @@ typedef struct mb_mhz_result {
     double mhz_halves[2];               /* from the first and the second half of the windows */
     double expr_ns[MB_MHZ_NEXPR];       /* minimum time of one instance of each expression */
     double expr_cycles[MB_MHZ_NEXPR];   /* expr_ns / tick_ns */
-    bool expr_used[MB_MHZ_NEXPR];       /* kept by filter_data */
+    bool expr_used[MB_MHZ_NEXPR];       /* kept by filter_data, not set aside by mb_mhz_tick */
 } mb_mhz_result_t;
 
 /* GCD of the times e[0..n) in ns by the seed's Figure 2: guesses b_i = min(e)/i for
@@ -43,9 +43,11 @@ typedef struct mb_mhz_result {
 double mb_mhz_gcd(const double *e, size_t n);
 
 /* The tick in ns from all valid subsets of e (at least two points that differ by more
- * than 5%, seed 000 7 classes()): the mode of their GCDs. Returns 0 when no subset is
- * valid. */
-double mb_mhz_tick(const double *e, size_t n);
+ * than 5%, seed 000 7 classes()): the mode of their GCDs, unless one point alone asks for
+ * a finer clock than the others' (a whole fraction of it; with at least 6 others): then
+ * the mode without that point, and *aside (may be NULL) its index, else n. Returns 0 when
+ * no subset is valid. */
+double mb_mhz_tick(const double *e, size_t n, size_t *aside);
 
 /* filter_data (seed 000 7): keep[j] = false for outliers far from the median (a loop the
  * optimiser shortened approaches zero ticks). Returns how many are kept. */

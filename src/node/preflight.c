@@ -116,16 +116,25 @@ static json_t *preflight_node_detour(const json_t *per_rank)
 static json_t *preflight_node_json(const mb_context_t *ctx, const mb_node_layout_t *layout,
                                    const mb_mhz_result_t *mhz, json_t *per_rank)
 {
-    json_t *cycles = json_object();
-    for (int e = 0; e < MB_MHZ_NEXPR; e++)
+    json_t *cycles = json_object(), *unused = json_array();
+    for (int e = 0; e < MB_MHZ_NEXPR; e++) {
         json_object_set_new(cycles, mb_mhz_expr_text[e],
                             mhz->ok ? json_real(mhz->expr_cycles[e]) : json_null());
+        if (mhz->ok && !mhz->expr_used[e])
+            json_array_append_new(unused, json_string(mb_mhz_expr_text[e]));
+    }
     json_t *node = json_pack("{s:i, s:s, s:i, s:o, s:o, s:o, s:b, s:s?, s:i}", "node",
                              layout->node, "host", layout->host, "ranks", layout->local_size,
                              "mhz", mhz->ok ? json_real(mhz->mhz) : json_null(), "tick_ns",
                              mhz->ok ? json_real(mhz->tick_ns) : json_null(), "cycles", cycles,
                              "mhz_ok", mhz->ok, "mhz_why", mhz->ok ? NULL : mhz->why,
                              "mhz_attempts", mhz->attempts);
+    /* The expressions left out of the tick: filter_data's outliers, or the one off the
+     * others' ticks (mb_mhz_tick). */
+    if (json_array_size(unused) > 0)
+        json_object_set_new(node, "mhz_unused", unused);
+    else
+        json_decref(unused);
     json_object_set_new(node, "cores", json_integer(hwloc_get_nbobjs_by_type(ctx->topology, HWLOC_OBJ_CORE)));
     json_object_set_new(node, "perturb", preflight_node_perturb(per_rank, NULL));
     json_t *detour = preflight_node_detour(per_rank);

@@ -350,6 +350,19 @@ void mb_report_context(FILE *f, const json_t *root)
     report_context_bindings(f, system);
 }
 
+/* Whether the JSON array a (NULL: empty) holds the string s. */
+static bool report_string_in(const json_t *a, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return true;
+    }
+    return false;
+}
+
 static void report_context_pct(FILE *f, const json_t *obj, const char *key)
 {
     double v;
@@ -439,11 +452,13 @@ void mb_report_preflight(FILE *f, const json_t *pre)
     if (json_object_size(cycles) > 0) {
         const char *expr;
         const json_t *c;
+        const json_t *unused = json_object_get(json_array_get(nodes, 0), "mhz_unused");
         fprintf(f, REPORT_CONTEXT_INDENT "cycles per expression on node 0:");
         json_object_foreach((json_t *)cycles, expr, c)
         {
             if (json_is_number(c))
-                fprintf(f, " %s %.2f", expr, json_number_value(c));
+                fprintf(f, " %s %.2f%s", expr, json_number_value(c),
+                        report_string_in(unused, expr) ? " (left out)" : "");
         }
         fprintf(f, "\n");
     }
