@@ -26,10 +26,10 @@
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
  * when it runs to the end of the curve, or is followed only by points that make no
  * plateau and whose median is less than min_step above it (noise at the end, not a rise).
- * Points after the last level that make no plateau of step 1 but are flat as a whole and
- * min_step above it are one more, open level (memory scattered by more than tol). A flat
- * curve is one open level; a level shorter than min_points points, or less than min_step
- * above the one before, goes unseen. */
+ * Points after the last level that make no plateau of step 1 but are flat as a whole (the
+ * rise to them left out) and min_step above it are one more, open level (memory scattered
+ * by more than tol). A flat curve is one open level; a level shorter than min_points
+ * points, or less than min_step above the one before, goes unseen. */
 #include "cache_detect.h"
 
 #include <math.h>
@@ -208,13 +208,22 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
     /* Still not open: the points from the first one min_step above the last level to the
      * end, when at least min_points, flat as a whole (the least-squares slope of a plateau)
      * and their median min_step above, are the next level, scattered too much for the
-     * segments of step 1 to hold it together (memory, as above). A curve cut short in a
-     * rise is steep there, and keeps its last level closed. */
+     * segments of step 1 to hold it together (memory, as above). Points of the rise to it,
+     * below the rest's median by more than tol, come off the front while the rest is steep
+     * and more than min_points (a default run's page curve: 9.0 ns rising from L3's 4.2,
+     * then memory between 28 and 51 ns over eleven sizes, steep as a whole from 9.0, flat
+     * from 28). A curve cut short in a rise is steep to its end, and keeps its last level
+     * closed. */
     if (nlev > 0 && nlev == ngroups && nlev < max && !levels[nlev - 1].open) {
         const mb_cache_level_t *top = &levels[nlev - 1];
         size_t from = top->last + 1;
         while (from < n && latency_ns[from] < top->latency_ns * min_step)
             from++;
+        detect_run_t rest = {from, n - 1};
+        while (from < n && n - from > min_points &&
+               detect_slope(sizes_bytes, latency_ns, rest) >= max_slope &&
+               latency_ns[from] * (1 + tol) < detect_median(latency_ns, &rest, 0, 0, scratch))
+            rest.first = ++from;
         detect_run_t tail = {from, n - 1};
         if (from < n && n - from >= min_points &&
             detect_slope(sizes_bytes, latency_ns, tail) < max_slope) {
