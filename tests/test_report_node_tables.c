@@ -122,12 +122,56 @@ static void test_lat_placements(void **state)
     json_decref(root);
 }
 
+/* Table 6 from shm.latency's levels beside hwloc's three data caches: main memory is the
+ * level past them, open (running to the curve's end) or closed (the curve's last point went
+ * off it); with no level past them, none, and why. */
+static void test_memory_level(void **state)
+{
+    (void)state;
+    json_t *root = json_pack(
+        "{s:{s:[{s:s, s:[{s:i, s:s, s:i}, {s:i, s:s, s:i}, {s:i, s:s, s:i}, {s:i, s:s, s:i}]}]}, "
+        "s:[{s:s, s:s, s:[{s:{}, s:s, s:f}], s:{s:[{s:b, s:f}, {s:b, s:f}, {s:b, s:f}, "
+        "{s:b, s:f}]}}]}",
+        "system", "node_list", "host", "n0", "caches", "level", 1, "type", "data", "size_bytes",
+        49152, "level", 1, "type", "instruction", "size_bytes", 32768, "level", 2, "type",
+        "unified", "size_bytes", 1048576, "level", 3, "type", "unified", "size_bytes", 33554432,
+        "benchmarks", "name", "shm.latency", "group", "shm", "points", "params", "status", "ok",
+        "median", 1.0, "derived", "levels", "open", 0, "random_latency_ns", 0.95, "open", 0,
+        "random_latency_ns", 3.34, "open", 0, "random_latency_ns", 12.5, "open", 0,
+        "random_latency_ns", 140.6);
+    json_t *levels = json_object_get(
+        json_object_get(json_array_get(json_object_get(root, "benchmarks"), 0), "derived"),
+        "levels");
+    for (int open = 0; open < 2; open++) {
+        json_object_set_new(json_array_get(levels, 3), "open", json_boolean(open));
+        char *out = mb_testdoc_render(mb_report_node_tables, root);
+        assert_non_null(out);
+        const char *t6 = strstr(out, "Table 6: memory latencies");
+        assert_non_null(t6);
+        char cells[4][16];
+        assert_int_equal(sscanf(line_of(t6, "n0 "), "n0 %15s %15s %15s %15s", cells[0], cells[1],
+                                cells[2], cells[3]),
+                         4);
+        assert_string_equal(cells[0], "0.9500");
+        assert_string_equal(cells[2], "12.50");
+        assert_string_equal(cells[3], "140.6");
+        free(out);
+    }
+    json_array_remove(levels, 3);
+    char *out = mb_testdoc_render(mb_report_node_tables, root);
+    assert_non_null(out);
+    assert_non_null(strstr(out, "- main mem: the latency curve shows 3 cache levels of hwloc's 3"));
+    free(out);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clamped_one_run),
         cmocka_unit_test(test_clamped_every_run),
         cmocka_unit_test(test_lat_placements),
+        cmocka_unit_test(test_memory_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
