@@ -42,6 +42,9 @@ static const double timing_tolerances[] = {0.001, 0.002, 0.005, 0.01};
 #define TIMING_SEARCH_NS 3e9
 #define LOOP_OVERHEAD_TRIES 11
 #define RESOLUTION_BUDGET_NS 20000000.0 /* stop sampling the resolution after 20 ms */
+/* The timing overhead's runs of back-to-back reads each span this many clock steps, so that
+ * one run's mean read errs by 1% of a step at most (mb_timing_measure_overhead). */
+#define TIMING_OVERHEAD_STEPS 100.0
 
 double mb_timing_measure_resolution(const mb_clock_t *clk, int samples)
 {
@@ -61,18 +64,31 @@ double mb_timing_measure_resolution(const mb_clock_t *clk, int samples)
     return best;
 }
 
-double mb_timing_measure_overhead(const mb_clock_t *clk, int samples)
+double mb_timing_measure_overhead(const mb_clock_t *clk, double resolution_ns, int samples)
 {
     double *d = malloc((size_t)samples * sizeof *d);
     if (!d)
         return 0.0;
-    for (int i = 0; i < samples; i++) {
-        uint64_t t0 = mb_clock_now_ns(clk);
-        uint64_t t1 = mb_clock_now_ns(clk);
-        d[i] = (double)(t1 - t0);
+    double span_ns = TIMING_OVERHEAD_STEPS * fmax(resolution_ns, 1.0);
+    uint64_t began = mb_clock_now_ns(clk);
+    int runs = 0;
+    while (runs < samples) {
+        /* Eight reads to a check, so that the loop's own cost hardly counts. */
+        uint64_t first = mb_clock_now_ns(clk), last;
+        uint64_t reads = 0;
+        do {
+            for (int k = 0; k < 7; k++)
+                (void)mb_clock_now_ns(clk);
+            last = mb_clock_now_ns(clk);
+            reads += 8;
+        } while ((double)(last - first) < span_ns);
+        d[runs++] = (double)(last - first) / (double)reads;
+        /* A coarse clock makes each run long: 11 are enough past the budget. */
+        if (runs >= 11 && (double)(last - began) > RESOLUTION_BUDGET_NS)
+            break;
     }
     mb_stats_t s;
-    mb_stats_summarize(d, (size_t)samples, &s);
+    mb_stats_summarize(d, (size_t)runs, &s);
     free(d);
     return s.median;
 }
@@ -266,7 +282,7 @@ void mb_timing_calibrate(mb_timing_t *t, const mb_clock_t *clk, uint64_t enough_
     t->nominal_resolution_ns = clk->nominal_resolution_ns(clk->state);
     t->resolution_ns = mb_timing_measure_resolution(clk, 1000);
     if (!timing_env_us("TIMING_O", &t->overhead_ns))
-        t->overhead_ns = mb_timing_measure_overhead(clk, 1001);
+        t->overhead_ns = mb_timing_measure_overhead(clk, t->resolution_ns, 1001);
 
     double env_enough;
     if (timing_env_us("ENOUGH", &env_enough) && env_enough > 0) {

@@ -29,9 +29,15 @@ typedef struct mb_timing {
  * `samples` steps). */
 double mb_timing_measure_resolution(const mb_clock_t *clk, int samples);
 
-/* Timing overhead in ns: the median over `samples` of the interval between two back-to-back
- * reads, i.e. the exit of the first read plus the entry of the second (seed 000 6.2). */
-double mb_timing_measure_overhead(const mb_clock_t *clk, int samples);
+/* Timing overhead in ns (seed 000 6.2): what a timed interval t1 - t0 takes in beyond the
+ * operation, the exit of the first read plus the entry of the second, i.e. one read. The
+ * median over `samples` runs of back-to-back reads, each spanning 100 clock steps
+ * (resolution_ns), of the run's mean interval. One interval alone is a whole number of
+ * steps: their median, used before, was 20 ns or 30 ns on the 2-vCPU VMs for reads of
+ * 21-23 ns (20 ns steps), which moved every per-call figure by 10 ns from run to run
+ * (mpi.irecv1 at 0 B: 2.2 ns in one default run, 11-13 ns in eleven others); a run's mean
+ * averages over the steps. */
+double mb_timing_measure_overhead(const mb_clock_t *clk, double resolution_ns, int samples);
 
 /* Jiggle test (seed 000 6.1): with n iterations of run lasting about `interval_ns`, time n,
  * 1.005n, 1.01n and 1.015n iterations (the fastest of a few interleaved tries each: noise

@@ -284,10 +284,10 @@ json_t *mb_sysinfo_gather(MPI_Comm comm, const mb_node_layout_t *layout, hwloc_t
                             json_integer((json_int_t)mb_sysinfo_memory_span_shared_bytes(
                                 llc, 32u << 20, layout->local_size)));
         /* Each node's own clock: the cluster's nodes need not share a clock source. */
-        json_object_set_new(node, "clock_resolution_ns",
-                            json_real(mb_timing_measure_resolution(clock, 1000)));
+        double resolution_ns = mb_timing_measure_resolution(clock, 1000);
+        json_object_set_new(node, "clock_resolution_ns", json_real(resolution_ns));
         json_object_set_new(node, "clock_overhead_ns",
-                            json_real(mb_timing_measure_overhead(clock, 1001)));
+                            json_real(mb_timing_measure_overhead(clock, resolution_ns, 1001)));
         nodes = mb_mpi_gather_json(layout->leaders, node);
         json_decref(node);
     }
