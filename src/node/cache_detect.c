@@ -219,12 +219,11 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
         size_t from = top->last + 1;
         while (from < n && latency_ns[from] < top->latency_ns * min_step)
             from++;
-        detect_run_t rest = {from, n - 1};
-        while (from < n && n - from > min_points &&
-               detect_slope(sizes_bytes, latency_ns, rest) >= max_slope &&
-               latency_ns[from] * (1 + tol) < detect_median(latency_ns, &rest, 0, 0, scratch))
-            rest.first = ++from;
         detect_run_t tail = {from, n - 1};
+        while (from < n && n - from > min_points &&
+               detect_slope(sizes_bytes, latency_ns, tail) >= max_slope &&
+               latency_ns[from] * (1 + tol) < detect_median(latency_ns, &tail, 0, 0, scratch))
+            tail.first = ++from;
         if (from < n && n - from >= min_points &&
             detect_slope(sizes_bytes, latency_ns, tail) < max_slope) {
             double lat = detect_median(latency_ns, &tail, 0, 0, scratch);
