@@ -374,32 +374,45 @@ static void test_bad_input(void **state)
  * (Zen 3) VM whose hwloc caches are L1d 32 KiB, L2 512 KiB, L3 32 MiB (shared with other
  * guests). Medians in ns. The L2 edge begins near half its capacity and the L3 one near
  * 8 MiB, where this guest's share of the L3 ends. */
-static const struct {
+typedef struct measured_point {
     uint64_t size;
     double lat;
-} epyc[] = {
-    {1024, 1.23}, {1216, 1.23}, {1472, 1.23}, {1728, 1.23}, {2048, 1.23}, {2432, 1.23},
-    {2880, 1.23}, {3456, 1.23}, {4096, 1.23}, {4864, 1.23}, {5824, 1.23}, {6912, 1.23},
-    {8192, 1.23}, {9728, 1.23}, {11584, 1.23}, {13760, 1.23}, {16384, 1.23}, {19456, 1.23},
-    {23168, 1.23}, {27584, 1.25}, {32768, 1.33}, {38976, 3.59}, {46336, 3.69}, {55104, 3.70},
-    {65536, 3.70}, {77952, 3.70}, {92672, 3.71}, {110208, 3.75}, {131072, 3.75},
-    {155840, 3.74}, {185344, 3.73}, {220416, 3.72}, {262144, 3.74}, {311744, 4.14},
-    {370752, 4.51}, {440896, 5.74}, {524288, 6.86}, {623488, 8.66}, {741440, 11.72},
-    {881728, 12.72}, {1048576, 13.61}, {1246976, 14.04}, {1482880, 15.05}, {1763456, 15.14},
-    {2097152, 15.85}, {2493952, 15.80}, {2965824, 16.14}, {3526976, 16.21}, {4194304, 16.36},
-    {4987904, 16.50}, {5931648, 17.49}, {7053952, 17.09}, {8388608, 17.49}, {9975808, 21.73},
-    {11863296, 27.55}, {14107904, 58.83}, {16777216, 121.06}, {19951616, 114.64},
-    {23726592, 131.65}, {28215808, 106.26}, {33554432, 112.82}, {39903168, 116.24},
-    {47453120, 127.07}, {56431616, 136.55}, {67108864, 134.40}, {79806336, 128.37},
-    {94906240, 133.98}, {112863232, 128.85}, {134217728, 135.31},
+} measured_point_t;
+
+/* A measured curve as a curve_t. */
+static curve_t measured(const measured_point_t *pts, size_t n)
+{
+    curve_t c = {.n = n};
+    for (size_t i = 0; i < n; i++)
+        c.size[i] = pts[i].size, c.lat[i] = pts[i].lat;
+    return c;
+}
+
+static const measured_point_t epyc[] = {
+    {1024, 1.23},        {1216, 1.23},       {1472, 1.23},       {1728, 1.23},
+    {2048, 1.23},        {2432, 1.23},       {2880, 1.23},       {3456, 1.23},
+    {4096, 1.23},        {4864, 1.23},       {5824, 1.23},       {6912, 1.23},
+    {8192, 1.23},        {9728, 1.23},       {11584, 1.23},      {13760, 1.23},
+    {16384, 1.23},       {19456, 1.23},      {23168, 1.23},      {27584, 1.25},
+    {32768, 1.33},       {38976, 3.59},      {46336, 3.69},      {55104, 3.70},
+    {65536, 3.70},       {77952, 3.70},      {92672, 3.71},      {110208, 3.75},
+    {131072, 3.75},      {155840, 3.74},     {185344, 3.73},     {220416, 3.72},
+    {262144, 3.74},      {311744, 4.14},     {370752, 4.51},     {440896, 5.74},
+    {524288, 6.86},      {623488, 8.66},     {741440, 11.72},    {881728, 12.72},
+    {1048576, 13.61},    {1246976, 14.04},   {1482880, 15.05},   {1763456, 15.14},
+    {2097152, 15.85},    {2493952, 15.80},   {2965824, 16.14},   {3526976, 16.21},
+    {4194304, 16.36},    {4987904, 16.50},   {5931648, 17.49},   {7053952, 17.09},
+    {8388608, 17.49},    {9975808, 21.73},   {11863296, 27.55},  {14107904, 58.83},
+    {16777216, 121.06},  {19951616, 114.64}, {23726592, 131.65}, {28215808, 106.26},
+    {33554432, 112.82},  {39903168, 116.24}, {47453120, 127.07}, {56431616, 136.55},
+    {67108864, 134.40},  {79806336, 128.37}, {94906240, 133.98}, {112863232, 128.85},
+    {134217728, 135.31},
 };
 
 static void test_measured_curve(void **state)
 {
     (void)state;
-    curve_t c = {.n = sizeof epyc / sizeof epyc[0]};
-    for (size_t i = 0; i < c.n; i++)
-        c.size[i] = epyc[i].size, c.lat[i] = epyc[i].lat;
+    curve_t c = measured(epyc, sizeof epyc / sizeof epyc[0]);
     mb_cache_level_t lv[8];
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
     assert_int_equal(lv[0].size_bytes, 32 * KIB);
@@ -420,10 +433,7 @@ static void test_measured_curve(void **state)
  * kernel's huge pages, size by size): no run of three within 20% is flat, and the tail is
  * steep as a whole from 9.0 ns. Memory is the open level from 27.8 ns on; it was missed,
  * and Table 6 had no main memory, in 3 of 23 runs stored here. */
-static const struct {
-    uint64_t size;
-    double lat;
-} vm_page[] = {
+static const measured_point_t vm_page[] = {
     {1024, 0.95},      {1216, 0.95},      {1472, 0.95},       {1728, 0.95},       {2048, 0.95},
     {2432, 0.95},      {2880, 0.95},      {3456, 0.95},       {4096, 0.95},       {4864, 0.95},
     {5824, 0.95},      {6912, 0.95},      {8192, 0.95},       {9728, 0.95},       {11584, 0.95},
@@ -443,9 +453,7 @@ static const struct {
 static void test_memory_after_a_rise(void **state)
 {
     (void)state;
-    curve_t c = {.n = sizeof vm_page / sizeof vm_page[0]};
-    for (size_t i = 0; i < c.n; i++)
-        c.size[i] = vm_page[i].size, c.lat[i] = vm_page[i].lat;
+    curve_t c = measured(vm_page, sizeof vm_page / sizeof vm_page[0]);
     mb_cache_level_t lv[8];
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
     assert_int_equal(lv[2].size_bytes, 16 * MIB);

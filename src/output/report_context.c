@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record.h"
 #include "report_text.h"
 
 #define REPORT_CONTEXT_INDENT "  "
@@ -350,19 +351,6 @@ void mb_report_context(FILE *f, const json_t *root)
     report_context_bindings(f, system);
 }
 
-/* Whether the JSON array a (NULL: empty) holds the string s. */
-static bool report_string_in(const json_t *a, const char *s)
-{
-    size_t i;
-    const json_t *v;
-    json_array_foreach(a, i, v)
-    {
-        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
-            return true;
-    }
-    return false;
-}
-
 static void report_context_pct(FILE *f, const json_t *obj, const char *key)
 {
     double v;
@@ -458,7 +446,7 @@ void mb_report_preflight(FILE *f, const json_t *pre)
         {
             if (json_is_number(c))
                 fprintf(f, " %s %.2f%s", expr, json_number_value(c),
-                        report_string_in(unused, expr) ? " (left out)" : "");
+                        mb_record_has_string(unused, expr) ? " (left out)" : "");
         }
         fprintf(f, "\n");
     }
