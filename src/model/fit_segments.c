@@ -160,6 +160,15 @@ static double fit_split_dispersion(fit_cache_t *c, const fit_split_t *sp)
     return disp;
 }
 
+/* The fitted models of split sp's segments into seg (from the cache); returns their count. */
+static size_t fit_split_models(fit_cache_t *c, const fit_split_t *sp, mb_fit_model_t *seg)
+{
+    char ignore[256];
+    for (size_t s = 0; s < sp->count; s++)
+        seg[s] = *fit_cache_get(c, sp->a[s], sp->b[s], ignore, sizeof ignore);
+    return sp->count;
+}
+
 /* The candidates over sizes lo..m-1 into cand, at most max_segments segments: the whole,
  * then each candidate with the one cut of one of its segments that lowers the summed BIC
  * most (each cut tries every boundary between consecutive distinct d), its breaks then
@@ -289,11 +298,7 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
     double disp = fit_split_dispersion(&c, &cand[ncand - 1]), qbic = INFINITY;
     disp = isfinite(disp) ? fmax(1.0, disp) : 1.0;
     size_t pick = fit_candidate_pick(&c, cand, ncand, disp, margin, &qbic);
-    out->count = cand[pick].count;
-    for (size_t s = 0; s < out->count; s++) {
-        char ignore[256];
-        out->seg[s] = *fit_cache_get(&c, cand[pick].a[s], cand[pick].b[s], ignore, sizeof ignore);
-    }
+    out->count = fit_split_models(&c, &cand[pick], out->seg);
     /* The smallest size as its own case, before the rest's best candidate: one break and
      * its model's terms more, judged with the same c. */
     mb_fit_model_t own;
@@ -308,11 +313,8 @@ int mb_fit_segments(const mb_fit_point_t *pts, size_t n, unsigned allowed, doubl
         double alone = rest_qbic + own.chi2 / disp + ((double)own.k + 1) * c.penalty;
         if (alone < qbic - margin) {
             qbic = alone;
-            out->count = rest[r].count + 1;
             out->seg[0] = own;
-            for (size_t s = 0; s < rest[r].count; s++)
-                out->seg[s + 1] =
-                    *fit_cache_get(&c, rest[r].a[s], rest[r].b[s], ignore, sizeof ignore);
+            out->count = 1 + fit_split_models(&c, &rest[r], out->seg + 1);
         }
     }
     out->bic = qbic;
