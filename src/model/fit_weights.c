@@ -131,6 +131,13 @@ static bool fit_weights_spike_pair(const fit_weights_key_t *k, size_t i, size_t 
     return sum < FIT_WEIGHTS_PAIR_OUTER * count * fmin(fabs(off[0]), fabs(off[1]));
 }
 
+/* A spike: its error is at least its distance off (in log t) the line it was judged by. */
+static void fit_weights_mark_spike(mb_fit_point_t *p, double off)
+{
+    p->spike = true;
+    p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-off)));
+}
+
 /* The scatter (a fraction of t) from the finite devs among k[lo..hi], or NAN with fewer
  * than `least` of them; *count gets how many there were. */
 static double fit_weights_scale(const fit_weights_key_t *k, size_t lo, size_t hi, size_t least,
@@ -193,20 +200,15 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
         applied[i] = rel;
         mb_fit_point_t *p = &pts[k[i].index];
         p->sd_ns = fmax(p->sd_ns, rel * p->t_ns);
-        if (fit_weights_spike(k, i, n, rel)) {
-            p->spike = true;
-            p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-k[i].off)));
-        }
+        if (fit_weights_spike(k, i, n, rel))
+            fit_weights_mark_spike(p, k[i].off);
     }
     for (size_t i = 0; i + 1 < n; i++) {
         double off[2];
         if (!fit_weights_spike_pair(k, i, n, fmax(global, min_rel), off))
             continue;
-        for (size_t j = 0; j < 2; j++) {
-            mb_fit_point_t *p = &pts[k[i + j].index];
-            p->spike = true;
-            p->sd_ns = fmax(p->sd_ns, fabs(p->t_ns - p->t_ns * exp(-off[j])));
-        }
+        for (size_t j = 0; j < 2; j++)
+            fit_weights_mark_spike(&pts[k[i + j].index], off[j]);
     }
     gsl_sort(applied, 1, n);
     result = gsl_stats_median_from_sorted_data(applied, 1, n);
