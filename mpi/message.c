@@ -200,13 +200,6 @@ int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *
     return 0;
 }
 
-char *mb_msgbuf_next(mb_msgbuf_t *b)
-{
-    char *p = b->base + b->next * b->stride;
-    b->next = b->next + 1 == b->count ? 0 : b->next + 1;
-    return p;
-}
-
 void mb_msgbuf_free(mb_msgbuf_t *b)
 {
     free(b->base);
@@ -227,10 +220,8 @@ bool mb_message_ok(const char *buf, size_t bytes, int who)
     return true;
 }
 
-void mb_message_op_check(const mb_context_t *ctx, int rc, const char *call)
+void mb_message_op_fail(const mb_context_t *ctx, int rc, const char *call)
 {
-    if (rc == MPI_SUCCESS)
-        return;
     char words[MPI_MAX_ERROR_STRING] = "";
     int len = 0;
     MPI_Error_string(rc, words, &len);
