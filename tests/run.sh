@@ -17,6 +17,9 @@ TMP=$(mktemp -d /tmp/mbsuite-tests.XXXXXX)
 # must not coarsen the grids that the checks below count.
 QUICK="$TMP/quick.ini"
 sed 's/^time_budget = .*/time_budget = none/' config/quick.ini >"$QUICK"
+# The same with the drift re-measure on (quick.ini has it off), for its tests.
+QUICK_AGAIN="$TMP/quick-again.ini"
+sed 's/^drift_remeasure = .*/drift_remeasure = yes/' "$QUICK" >"$QUICK_AGAIN"
 trap 'rm -rf "$TMP"' EXIT
 passed=0 failed=0 skipped=0
 
@@ -436,7 +439,7 @@ expect "injected failure: points.csv has its row, the reason and no figures" 0 \
 DRI="$TMP/drift-again"
 expect "drift re-measure: the flagged benchmark is measured again at the run's end, or said not to be" 0 \
     'mbsuite: (measuring mpi\.sendrecv again: the drift probe read [0-9]+ ns around it|mpi\.[a-z0-9_]+( and [0-9]+ more)? not measured again: the probe still read)' -- \
-    env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 "$EXE" --config "$QUICK" \
+    env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" \
     --only 'mpi.pingpong,mpi.sendrecv,mpi.bcast' --out "$DRI"
 expect "drift re-measure: results.json complete and valid, its record and section say so" 0 \
     ': ok \(3 benchmarks, [0-9]+ points, 0 failed\)' -- "$BUILD/tests/check_results" --complete \
@@ -457,7 +460,7 @@ expect "drift re-measure: compared with itself, every point's raw samples are it
 # changed state during it: it is measured a third time (attempts 2), after mpi.bcast's
 # measurement again. Should the VM itself leave its usual state first, the run says why not.
 DR2="$TMP/drift-twice"
-env MBSUITE_INJECT_DRIFT=mpi.sendrecv:2,mpi.bcast $MPIRUN -np 2 "$EXE" --config "$QUICK" \
+env MBSUITE_INJECT_DRIFT=mpi.sendrecv:2,mpi.bcast $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" \
     --only 'mpi.pingpong,mpi.send,mpi.recv,mpi.sendrecv,mpi.bcast' --out "$DR2" >"$DR2.log" 2>&1
 expect "drift re-measure: a measurement again read in the other state too is measured once more" 0 \
     'mbsuite: (measuring mpi\.sendrecv again, attempt 2: the probe read [0-9]+ ns around the last|mpi\.sendrecv keeps its measurement again \(not measured a third time\): the probe still read|mpi\.[a-z0-9_]+( and [0-9]+ more)? not measured again: the probe still read)' -- \
@@ -485,7 +488,7 @@ expect "drift re-measure twice: the third measurement comes after the others' se
 # a loaded machine the probe's own readings may flag others, or leave the injected ones in
 # the usual state: whichever the run flagged, each is measured again or says why not.
 DR3="$TMP/drift-budget"
-env MBSUITE_INJECT_DRIFT=mpi.pingpong,mpi.bw,mpi.halo2 $MPIRUN -np 2 "$EXE" --config "$QUICK" \
+env MBSUITE_INJECT_DRIFT=mpi.pingpong,mpi.bw,mpi.halo2 $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" \
     --time-budget 3s --only 'mpi.*' --out "$DR3" >"$DR3.log" 2>&1
 expect "drift re-measure under the budget: results.json complete and valid" 0 \
     ': ok \([0-9]+ benchmarks, [0-9]+ points, 0 failed\)' -- "$BUILD/tests/check_results" --complete \
@@ -502,10 +505,10 @@ drift_each_said() {
 }
 expect "drift re-measure under the budget: every flagged benchmark measured again, or says why not" 0 '' -- \
     drift_each_said "$DR3"
-sed 's/^drift_remeasure = .*//; s/^\[run\]$/[run]\ndrift_remeasure = no/' "$QUICK" >"$TMP/remeasure-off.ini"
+# quick.ini has the re-measure off.
 expect "drift re-measure off ([run] drift_remeasure = no): flagged, not measured again" 0 \
     '^mbsuite: drift: mpi\.sendrecv measured while the probe' -- \
-    sh -c "env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 \"$EXE\" --config \"$TMP/remeasure-off.ini\" \
+    sh -c "env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 \"$EXE\" --config \"$QUICK\" \
         --only 'mpi.pingpong,mpi.sendrecv,mpi.bcast' --out \"$TMP/remeasure-off\" >\"$TMP/remeasure-off.log\" 2>&1;
         ! grep -qw 'again' \"$TMP/remeasure-off.log\" && cat \"$TMP/remeasure-off.log\""
 
