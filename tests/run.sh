@@ -511,6 +511,8 @@ expect "drift re-measure off ([run] drift_remeasure = no): flagged, not measured
     sh -c "env MBSUITE_INJECT_DRIFT=mpi.sendrecv $MPIRUN -np 2 \"$EXE\" --config \"$QUICK\" \
         --only 'mpi.pingpong,mpi.sendrecv,mpi.bcast' --out \"$TMP/remeasure-off\" >\"$TMP/remeasure-off.log\" 2>&1;
         ! grep -qw 'again' \"$TMP/remeasure-off.log\" && cat \"$TMP/remeasure-off.log\""
+expect "drift re-measure off: the report says why the flagged benchmark was not measured again" 0 \
+    "^  mpi\\.sendrecv: not measured again: \\[run\\] drift_remeasure is off$" -- cat "$TMP/remeasure-off/report.txt"
 
 # --- shared memory (seed 001 Howell's table, seed 004 latency curve) ---
 for row in "empty loop" "timer()" barrier read_localcache allread_localcache read_local \

@@ -30,6 +30,8 @@
 
 /* Why a flagged benchmark the time left could not hold was not measured again. */
 #define REMEASURE_NO_TIME_WHY "the time budget left no room to measure it again"
+/* Why a flagged benchmark was not measured again where the run turned the re-measure off. */
+#define REMEASURE_OFF_WHY "[run] drift_remeasure is off"
 
 /* Rank 0: note on the record of benchmark name that it was not measured again, and why. */
 static int remeasure_note_not_remeasured(mb_results_t *results, const char *name, const char *why)
@@ -45,6 +47,24 @@ static int remeasure_note_not_remeasured(mb_results_t *results, const char *name
         return -1;
     }
     return 0;
+}
+
+/* Rank 0, the re-measure off: every flagged benchmark's record says it was not measured
+ * again, and why, as where the re-measure is on but could not. -1 on a write error. */
+static int remeasure_note_off(mb_results_t *results)
+{
+    json_t *summary = mb_drift_summary(mb_results_json(results), "", NULL);
+    const json_t *f;
+    size_t i;
+    int rc = 0;
+    json_array_foreach(json_object_get(summary, "flagged"), i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        if (name && remeasure_note_not_remeasured(results, name, REMEASURE_OFF_WHY) != 0)
+            rc = -1;
+    }
+    json_decref(summary);
+    return rc;
 }
 
 /* How a wait for the node's usual state ended (remeasure_wait_usual_state). */
@@ -269,8 +289,12 @@ int mb_remeasure_run(mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan,
                      const json_t *preflight, mb_results_t *results, mb_raw_t *raw, double budget_s,
                      double began_s, const mb_timings_t *timings)
 {
-    if (!ctx->config->run_drift_remeasure || !mb_drift_probe_pair(ctx))
+    if (!mb_drift_probe_pair(ctx))
         return 0;
+    if (!ctx->config->run_drift_remeasure) {
+        bool failed_off = ctx->rank == 0 && remeasure_note_off(results) != 0;
+        return mb_plan_root_ok(ctx->comm, !failed_off) ? 0 : -1;
+    }
     double end_s = budget_s > 0 ? began_s + budget_s * (1 - MB_BUDGET_RESERVE) : 0;
     double usual_ns = 0;
     int n = 0, failed = 0;
