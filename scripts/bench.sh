@@ -75,7 +75,7 @@ bench_harness() {
 
     example=$("$BUILD/examples/lrand48" 2>&1 | awk '{ print $2 * 1000 }')
     echo "lmbench API example lrand48: $example ns per call; suite's harness.lrand48: ${medians[0]} ns;" \
-         "ratio $(calc '%.3f' "$example / ${medians[0]}")"
+         "ratio $(calc '%.3f' "$example / ${medians[0]}") (the same loop at another address: README, \"lmbench 2.0 API\")"
     echo "lmbench API example bcopy (warm 1 MB): $("$BUILD/examples/bcopy" 2>&1);" \
          "cold: $("$BUILD/examples/bcopy_cold" 2>&1)"
 
