@@ -84,15 +84,29 @@ bench_harness() {
 bench_preflight() {
     echo
     echo "== pre-flight (issue: per-node pre-flight) =="
-    ref=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
-    # mhz exits 1 when it finds the system too busy: a figure of this section, not its end.
-    mhz_line=$("$EXE" mhz 2>&1 | head -1 || true)
-    mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
-    echo "mbsuite mhz: $mhz_line"
-    echo "reference (dependent add chain, tests/mhz_reference): ${ref:-n/a} MHz"
-    if [ -n "$mhz" ] && [ -n "$ref" ]; then
-        echo "mhz / reference = $(calc '%.4f' "$mhz / $ref") (target within 1%: |ratio - 1| < 0.01)"
-    fi
+    # The reference just before and just after mhz, as in the faults section: the host moves
+    # this VM's clock from one second to the next (4182-4493 MHz within one make bench,
+    # 2026-11-28), so a reference read once, seconds away, can be 1.4% off the clock mhz
+    # saw. Where the two readings differ by over 1% the clock moved during the trial, and
+    # the next of up to 3 trials is taken.
+    local trial r1 r2 mhz_line mhz verdict=""
+    for trial in 1 2 3; do
+        r1=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
+        # mhz exits 1 when it finds the system too busy: a figure of this section, not its end.
+        mhz_line=$("$EXE" mhz 2>&1 | head -1 || true)
+        r2=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
+        mhz=$(echo "$mhz_line" | awk '/^mhz:/ { print $2 }')
+        echo "mbsuite mhz, trial $trial: $mhz_line"
+        echo "reference (dependent add chain, tests/mhz_reference) just before and after it: ${r1:-n/a} / ${r2:-n/a} MHz"
+        [ -n "$mhz" ] && [ -n "$r1" ] && [ -n "$r2" ] || continue
+        if awk -v a="$r1" -v b="$r2" 'BEGIN { exit !((a > b ? a - b : b - a) > 0.005 * (a + b)) }'; then
+            echo "  no verdict: the clock moved during the trial"
+            continue
+        fi
+        verdict=$(calc '%.4f' "2 * $mhz / ($r1 + $r2)")
+        break
+    done
+    echo "mhz / reference = ${verdict:-n/a (the clock moved in every trial)} (target within 1%: |ratio - 1| < 0.01)"
     t0=$(now)
     $MPIRUN -np 2 "$EXE" --config config/default.ini --only harness.timer --out "$TMP/pre" >/dev/null 2>&1
     t1=$(now)
