@@ -83,7 +83,7 @@ void mb_msgbuf_free(mb_msgbuf_t *b);
 #define MB_OP_MPI(ctx, call)                                                                       \
     do {                                                                                           \
         int mb_op_rc_ = (call);                                                                    \
-        if (__builtin_expect(mb_op_rc_ != 0, 0)) /* MPI_SUCCESS is 0 (MPI standard 8.3) */         \
+        if (__builtin_expect(mb_op_rc_ != MPI_SUCCESS, 0))                                         \
             mb_message_op_fail((ctx), mb_op_rc_, #call);                                           \
     } while (0)
 void mb_message_op_fail(const mb_context_t *ctx, int rc, const char *call);
