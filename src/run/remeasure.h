@@ -21,7 +21,8 @@
  * then, in a second pass, once more each whose readings were off the usual state around
  * that too. Its record is replaced and keeps its first readings (drift_remeasure), and
  * raw.csv.gz gets its samples again (a reader keeps the last: raw_read.h). A flagged
- * benchmark not measured again says why. budget_s: the run's budget from began_s (0: none).
+ * benchmark not measured again says why, also where [run] drift_remeasure is off (then
+ * nothing is measured again). budget_s: the run's budget from began_s (0: none).
  * Collective. Returns 0, or -1 on a write error (rank 0's, shared). */
 int mb_remeasure_run(mb_context_t *ctx, mb_plan_entry_t *plan, size_t nplan,
                      const json_t *preflight, mb_results_t *results, mb_raw_t *raw, double budget_s,
