@@ -2,7 +2,8 @@
 # mbsuite plot template: the memory latency curve (shm.latency, seed 004 Fig. 2), latency per
 # dependent load against working-set size, log-log, one line per access order, with the
 # cache levels found on the curve (solid grey lines, labels at the top) and the cache sizes
-# hwloc reports for node 0 (dashed, labels at the bottom).
+# hwloc reports for node 0 (dashed, labels at the bottom); also any other benchmark's time
+# against a working set (os.ctx), which has no levels.
 # `mbsuite plot RESULTS_DIR` (src/output/plot.c) fills the @NAME@ placeholders and writes
 # RESULTS_DIR/plots/NAME.gp beside NAME.dat; run `gnuplot NAME.gp` there to redraw.
 # Restyle freely; keep the placeholders (comment lines like these are not filled in):

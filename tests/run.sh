@@ -690,6 +690,10 @@ expect "quick run: fits.csv has a header and the pingpong fit" 0 '^mpi\.pingpong
 expect "quick run: results.json has fits and LogGP" 0 '"loggp"' -- \
     sh -c "grep -q '\"fits\"' \"$TMP/quick/results.json\" && cat \"$TMP/quick/results.json\""
 expect "quick run: the run drew its plots" 0 'mpi_pingpong\.png' -- ls "$TMP/quick/plots"
+# The curve that derived cache levels is mem_latency, though os.ctx's (a working set too) is
+# recorded first; os.ctx's plot has its own name.
+expect "quick run: plots/mem_latency is shm.latency's curve, os.ctx's is os_ctx" 0 "^set title 'os\.ctx'" -- \
+    sh -c "grep -q \"^set title 'shm\.latency'\" \"$TMP/quick/plots/mem_latency.gp\" && cat \"$TMP/quick/plots/os_ctx.gp\""
 expect "predict on the quick run's results" 0 '^mpi\.allreduce p=2 d=1024: [0-9.]+ us \+- ' -- \
     "$EXE" predict "$TMP/quick/results.json" mpi.allreduce -p 2 -d 1024
 # Predicted vs measured: the composite patterns predicted from the fits (seeds 001 and 004).

@@ -270,13 +270,20 @@ static void test_results_dir(void **state)
     json_array_append_new(json_object_get(root, "benchmarks"), plain);
     json_array_append_new(json_object_get(root, "fits"), fit_all_bases("x.plain"));
 
-    /* A working set named ws: the memory curve, whatever the benchmark's name. */
-    json_t *mem = doc("{'name': 'y.mem', 'statistic': 'min',"
-                      " 'axes': [{'name': 'ws', 'role': 'working_set'}], 'model': null,"
-                      " 'points': [], 'skipped': null}");
+    /* A working set named ws: a memory curve, whatever the benchmark's name. The one that
+     * derived cache levels is mem_latency, though another (os.ctx's) comes first. */
+    json_t *ring = doc("{'name': 'x.ring', 'statistic': 'median',"
+                       " 'axes': [{'name': 'ws', 'role': 'working_set'}], 'model': null,"
+                       " 'points': [], 'skipped': null}");
     for (double ws = 1024; ws <= 1 << 20; ws *= 8)
-        json_array_append_new(json_object_get(mem, "points"),
-                              ok_point("ws", ws, "{}", 1 + ws / 1e5));
+        json_array_append_new(json_object_get(ring, "points"),
+                              ok_point("ws", ws, "{}", 2000 + ws / 1e3));
+    json_array_append_new(json_object_get(root, "benchmarks"), ring);
+    json_t *mem = json_deep_copy(ring);
+    json_object_set_new(mem, "name", json_string("y.mem"));
+    json_object_set_new(mem, "derived",
+                        doc("{'levels_from': 'page', 'levels': [{'size_bytes': 32768,"
+                            " 'latency_ns': 1.2, 'midpoint_bytes': 40000, 'open': false}]}"));
     json_array_append_new(json_object_get(root, "benchmarks"), mem);
 
     char dir[] = "/tmp/mbsuite-test-plot.XXXXXX";
@@ -288,7 +295,7 @@ static void test_results_dir(void **state)
     int rc = mb_plot_results_dir_files(dir, &files, err, sizeof err);
     if (rc != 0 && rc != MB_PLOT_NO_GNUPLOT)
         fail_msg("mb_plot_results_dir_files: %s", err);
-    assert_int_equal(files.nscripts, 3);
+    assert_int_equal(files.nscripts, 4);
     mb_plot_files_free(&files);
 
     snprintf(path, sizeof path, "%s/plots/x_odd.dat", dir);
@@ -307,6 +314,12 @@ static void test_results_dir(void **state)
     snprintf(path, sizeof path, "%s/plots/mem_latency.dat", dir);
     dat = read_all(path);
     assert_contains(dat, "# x_plot ws time_ns");
+    assert_contains(dat, "\n32768 1.2 40000 0\n");
+    free(dat);
+    snprintf(path, sizeof path, "%s/plots/x_ring.dat", dir);
+    dat = read_all(path);
+    assert_contains(dat, "# x_plot ws time_ns");
+    assert_lacks(dat, "\n32768 1.2");
     free(dat);
 
     assert_int_equal(nftw(dir, tmp_remove_entry, 16, FTW_DEPTH | FTW_PHYS), 0);

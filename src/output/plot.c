@@ -64,8 +64,11 @@ static json_t *plot_load(const char *dir, char *err, size_t errlen)
 }
 
 /* One benchmark's plot: a memory curve when its x axis is a working set, the time plot
- * otherwise. The first memory curve keeps the name mem_latency; later ones add their
- * benchmark's. */
+ * otherwise. A memory curve that derived cache levels (derived.levels) is the memory
+ * latency curve: the first keeps the name mem_latency, later ones add their benchmark's.
+ * Any other (os.ctx's context switch against the ring's working set) is named after its
+ * benchmark: since the os phase's records came first, os.ctx had taken mem_latency, and
+ * the report's memory section showed it as the memory latency curve. */
 static int plot_benchmark(mb_plot_ctx_t *c, const json_t *bench, size_t *memory_curves)
 {
     static const mb_role_t roles[] = {MB_ROLE_MESSAGE_SIZE, MB_ROLE_RANKS,
@@ -75,14 +78,16 @@ static int plot_benchmark(mb_plot_ctx_t *c, const json_t *bench, size_t *memory_
         return 0;
     if (x.role != MB_ROLE_WORKING_SET)
         return mb_plot_latency(c, bench, &x);
+    bool levels = json_array_size(json_object_get(json_object_get(bench, "derived"), "levels")) > 0;
     char *base = mb_plot_file_name(mb_plot_str(bench, "name")), *file = NULL;
-    if (!base || asprintf(&file, "mem_latency%s%s", *memory_curves ? "_" : "",
-                          *memory_curves ? base : "") < 0) {
+    if (!base || (levels ? asprintf(&file, "mem_latency%s%s", *memory_curves ? "_" : "",
+                                    *memory_curves ? base : "")
+                         : asprintf(&file, "%s", base)) < 0) {
         free(base);
         return mb_plot_oom(c, mb_plot_str(bench, "name"));
     }
     int rc = mb_plot_memory_curve(c, bench, &x, file);
-    (*memory_curves)++;
+    *memory_curves += levels;
     free(base);
     free(file);
     return rc;

@@ -9,8 +9,10 @@
  *   - one per benchmark whose x is not a working set: time per operation in us, log-log,
  *     points with their 95% CI, one series per combination of the other axes' values, and
  *     the fitted model's curves when the benchmark has a model (plot_latency.h);
- *   - mem_latency: a benchmark whose x is a working set, with the cache levels it derived
- *     and hwloc's sizes (plot_memory.h; a second one is mem_latency_NAME);
+ *   - mem_latency: a benchmark whose x is a working set and which derived cache levels,
+ *     with those levels and hwloc's sizes (plot_memory.h; a second one is
+ *     mem_latency_NAME); one whose x is a working set without levels (os.ctx) is drawn the
+ *     same way under its own name;
  *   - bandwidth: GB/s against the message_size or working_set axis, every benchmark whose
  *     points carry bandwidth_bytes_per_s;
  *   - perturb: the pre-flight perturbation test's percentiles per rank;
