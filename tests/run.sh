@@ -690,6 +690,10 @@ expect "quick run: fits.csv has a header and the pingpong fit" 0 '^mpi\.pingpong
 expect "quick run: results.json has fits and LogGP" 0 '"loggp"' -- \
     sh -c "grep -q '\"fits\"' \"$TMP/quick/results.json\" && cat \"$TMP/quick/results.json\""
 expect "quick run: the run drew its plots" 0 'mpi_pingpong\.png' -- ls "$TMP/quick/plots"
+# A bandwidth where the timed call moves the bytes (mpi.send), none where it only posts them
+# (mpi.isend, mpi.irecv1: transfer_untimed).
+expect "quick run: mpi.send has a bandwidth at 4 KiB, mpi.isend and mpi.irecv1 none" 0 '^[0-9.e+]+ none none$' -- \
+    sh -c "g() { \"$BUILD/tests/results_get\" \"$TMP/quick/results.json\" \$1 bandwidth.median size_bytes=4096 pair=intra 2>/dev/null || echo none; }; echo \$(g mpi.send) \$(g mpi.isend) \$(g mpi.irecv1)"
 # The curve that derived cache levels is mem_latency, though os.ctx's (a working set too) is
 # recorded first; os.ctx's plot has its own name.
 expect "quick run: plots/mem_latency is shm.latency's curve, os.ctx's is os_ctx" 0 "^set title 'os\.ctx'" -- \

@@ -140,7 +140,8 @@ typedef struct mb_bench {
     mb_call_fn prepare, settle, op, finish;
     /* op: the message moves outside the timed call (in finish or settle), so an experiment
      * takes as many untimed transfers as it needs calls to time (point_loop.h's rule for
-     * calls); the time budget's estimate counts them (point_cost.h). */
+     * calls); the time budget's estimate counts them (point_cost.h), and the points have no
+     * bandwidth (measure_json.c). */
     bool transfer_untimed;
     mb_headline_t headline;
     void (*teardown)(void *state);

@@ -157,7 +157,11 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
         json_object_set_new(j, "trimmed_by_budget", json_true());
     if (m->late)
         json_object_set_new(j, "late_starts", json_integer((json_int_t)m->late));
-    double bytes = b->bytes_per_op ? (double)b->bytes_per_op(ctx, pt) : 0;
+    /* The bytes move outside the timed call (transfer_untimed: mpi.isend, irecv1,
+     * irecvoverlap time the posting, or what the computation left over), so bytes over that
+     * time is no bandwidth: it read 125-147 TB/s at 4 MiB, and the bandwidth plot's scale
+     * went to it. */
+    double bytes = b->bytes_per_op && !b->transfer_untimed ? (double)b->bytes_per_op(ctx, pt) : 0;
     /* A 0-byte message has a latency, not a bandwidth; a call timed below the clock's
      * resolution (an experiment's mean of 0) has no rate worth printing. */
     if (bytes > 0 && s->min > 0 && s->ci95_lo > 0) {
