@@ -182,7 +182,11 @@ int mb_fit_holdout(const mb_fit_point_t *pts, size_t n, unsigned allowed, double
  * that line as its sd: it no longer pulls the fit, nor counts as the model's misfit. So
  * are two neighbouring points off together that line through the points either side of
  * them by more than 6 times the series' scatter, the same way, while the points beside them
- * lie on lines over the pair (fit_weights_spike_pair).
+ * lie on lines over the pair (fit_weights_spike_pair). A spike moves the triples through it,
+ * so spikes are looked for against the whole series' scatter, each then confirmed against
+ * the scatter near it without the triples any of them moved, and the weights leave out
+ * those the confirmed ones moved: two spikes within reach of each other no longer hide each
+ * other nor swell their neighbours' errors.
  * Returns the median relative floor applied, or 0 (only min_rel applied, no spike marked)
  * with fewer than 5 triples in all. */
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel);

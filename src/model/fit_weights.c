@@ -42,11 +42,14 @@
  * larger claim. */
 #define FIT_WEIGHTS_PAIR_SPIKE 6.0
 
+enum { FIT_WEIGHTS_LONE = 1, FIT_WEIGHTS_PAIR = 2 };
+
 typedef struct fit_weights_key {
     double along, across, t;
     size_t index; /* in pts */
     double dev;   /* the triple centred here: log t off its neighbours' line, scaled; NAN: none */
     double off;   /* the same, unscaled: t / (the line's t) = exp(off) */
+    bool moved;   /* the triple runs through a spike: left out of the scatter (fit_weights_scale) */
 } fit_weights_key_t;
 
 static int fit_weights_cmp(const void *a, const void *b)
@@ -145,13 +148,48 @@ static double fit_weights_scale(const fit_weights_key_t *k, size_t lo, size_t hi
 {
     size_t m = 0;
     for (size_t i = lo; i <= hi; i++)
-        if (isfinite(k[i].dev) && k[i].across == k[lo].across)
+        if (isfinite(k[i].dev) && !k[i].moved && k[i].across == k[lo].across)
             buf[m++] = fabs(k[i].dev);
     *count = m;
     if (m < least)
         return NAN;
     gsl_sort(buf, 1, m);
     return expm1(FIT_WEIGHTS_MAD_SIGMA * gsl_stats_median_from_sorted_data(buf, 1, m));
+}
+
+/* Which triples run through a spike of spike[] (a lone one's own and its neighbours'; a
+ * pair's two and their neighbours'), into k[].moved. */
+static void fit_weights_mark_moved(fit_weights_key_t *k, size_t n, const unsigned char *spike)
+{
+    for (size_t i = 0; i < n; i++)
+        k[i].moved = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!spike[i])
+            continue;
+        size_t last = i + 1 + ((spike[i] & FIT_WEIGHTS_PAIR) != 0);
+        for (size_t j = i > 0 ? i - 1 : i; j <= last && j < n; j++)
+            k[j].moved = true;
+    }
+}
+
+/* The scatter near k[i] (a fraction of t): the local scale over the triples centred within
+ * FIT_WEIGHTS_REACH places, pooled with the whole series' (global), at least min_rel. */
+static double fit_weights_near(const fit_weights_key_t *k, size_t i, size_t n, double global,
+                               double min_rel, double *buf)
+{
+    size_t lo = i > FIT_WEIGHTS_REACH ? i - FIT_WEIGHTS_REACH : 0;
+    size_t hi = i + FIT_WEIGHTS_REACH < n ? i + FIT_WEIGHTS_REACH : n - 1, nlocal = 0;
+    while (k[lo].across != k[i].across)
+        lo++;
+    while (k[hi].across != k[i].across)
+        hi--;
+    double local = fit_weights_scale(k, lo, hi, 1, buf, &nlocal);
+    /* The few triples near a point give a noisy scale: pooled with the whole series',
+     * weighted as FIT_WEIGHTS_POOL triples, so that a noisy stretch still stands out. */
+    double var = global * global;
+    if (isfinite(local))
+        var = (nlocal * local * local + FIT_WEIGHTS_POOL * var) / (nlocal + FIT_WEIGHTS_POOL);
+    return fmax(sqrt(var), min_rel);
 }
 
 double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
@@ -164,9 +202,13 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
         by_d = pts[i].d != pts[0].d;
     fit_weights_key_t *k = malloc((n ? n : 1) * sizeof *k);
     double *buf = malloc((n ? n : 1) * sizeof *buf),
-           *applied = malloc((n ? n : 1) * sizeof *applied);
+           *applied = malloc((n ? n : 1) * sizeof *applied),
+           (*off)[2] = malloc((n ? n : 1) * sizeof *off);
+    /* At each sorted place: FIT_WEIGHTS_LONE, a spike alone; FIT_WEIGHTS_PAIR, the first of a
+     * pair of spikes (fit_weights_spike_pair's distances in off). */
+    unsigned char *spike = calloc(n ? n : 1, 1);
     double result = 0;
-    if (!k || !buf || !applied)
+    if (!k || !buf || !applied || !off || !spike)
         goto out;
     for (size_t i = 0; i < n; i++)
         k[i] = (fit_weights_key_t){.along = by_d ? pts[i].d : pts[i].p,
@@ -178,41 +220,48 @@ double mb_fit_scatter_weights(mb_fit_point_t *pts, size_t n, double min_rel)
     qsort(k, n, sizeof *k, fit_weights_cmp);
     for (size_t i = 1; i + 1 < n; i++)
         fit_weights_dev(&k[i - 1], &k[i], &k[i + 1]);
-    size_t nglobal = 0, nlocal = 0;
+    size_t nglobal = 0;
     double global =
         n ? fit_weights_scale(k, 0, n - 1, FIT_WEIGHTS_MIN_TRIPLES, buf, &nglobal) : NAN;
     if (!isfinite(global))
         goto out; /* too few to tell: the errors stay as stated */
+    /* A spike moves three triples (its own and its neighbours', whose lines run through it),
+     * and two spikes within reach of each other six, which made the scatter near them as
+     * large as their distance: in a noisy run two mpi.bcast points of 8 ms among 0.2 us
+     * ones (4 and 16 B) were not found, set the scatter of every point up to 32 B at 120-1100
+     * times their times, and the 0-byte case's standard error at 1.7 us on 5 ns. So the
+     * candidates against the whole series' scatter first, then each confirmed against the
+     * scatter near it without the triples any candidate moved, and the weights from the
+     * scatter without those the confirmed ones moved. */
+    for (size_t i = 0; i < n; i++)
+        if (fit_weights_spike(k, i, n, fmax(global, min_rel)))
+            spike[i] |= FIT_WEIGHTS_LONE;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (fit_weights_spike_pair(k, i, n, fmax(global, min_rel), off[i]))
+            spike[i] |= FIT_WEIGHTS_PAIR;
+    fit_weights_mark_moved(k, n, spike);
+    for (size_t i = 0; i < n; i++)
+        if ((spike[i] & FIT_WEIGHTS_LONE) &&
+            !fit_weights_spike(k, i, n, fit_weights_near(k, i, n, global, min_rel, buf)))
+            spike[i] &= (unsigned char)~FIT_WEIGHTS_LONE;
+    fit_weights_mark_moved(k, n, spike);
     for (size_t i = 0; i < n; i++) {
-        size_t lo = i > FIT_WEIGHTS_REACH ? i - FIT_WEIGHTS_REACH : 0;
-        size_t hi = i + FIT_WEIGHTS_REACH < n ? i + FIT_WEIGHTS_REACH : n - 1;
-        while (k[lo].across != k[i].across)
-            lo++;
-        while (k[hi].across != k[i].across)
-            hi--;
-        double local = fit_weights_scale(k, lo, hi, 1, buf, &nlocal);
-        /* The few triples near a point give a noisy scale: pooled with the whole series',
-         * weighted as FIT_WEIGHTS_POOL triples, so that a noisy stretch still stands out. */
-        double var = global * global;
-        if (isfinite(local))
-            var = (nlocal * local * local + FIT_WEIGHTS_POOL * var) / (nlocal + FIT_WEIGHTS_POOL);
-        double rel = fmax(sqrt(var), min_rel);
+        double rel = fit_weights_near(k, i, n, global, min_rel, buf);
         applied[i] = rel;
         mb_fit_point_t *p = &pts[k[i].index];
         p->sd_ns = fmax(p->sd_ns, rel * p->t_ns);
-        if (fit_weights_spike(k, i, n, rel))
-            fit_weights_mark_spike(p, k[i].off);
     }
-    for (size_t i = 0; i + 1 < n; i++) {
-        double off[2];
-        if (!fit_weights_spike_pair(k, i, n, fmax(global, min_rel), off))
-            continue;
-        for (size_t j = 0; j < 2; j++)
-            fit_weights_mark_spike(&pts[k[i + j].index], off[j]);
+    for (size_t i = 0; i < n; i++) {
+        if (spike[i] & FIT_WEIGHTS_LONE)
+            fit_weights_mark_spike(&pts[k[i].index], k[i].off);
+        for (size_t j = 0; (spike[i] & FIT_WEIGHTS_PAIR) && j < 2; j++)
+            fit_weights_mark_spike(&pts[k[i + j].index], off[i][j]);
     }
     gsl_sort(applied, 1, n);
     result = gsl_stats_median_from_sorted_data(applied, 1, n);
 out:
+    free(spike);
+    free(off);
     free(applied);
     free(buf);
     free(k);
