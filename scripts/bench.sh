@@ -559,6 +559,20 @@ bench_scaling() {
          "($($GET "$r" system.clock enough_source 2>/dev/null || echo n/a))," \
          "calibration $(calc '%.2f' "$($GET "$r" timings phase calibration 2>/dev/null || echo 0)") s;" \
          "held-out error over target: point-to-point $p2p of 14 over 5%, collectives $coll over 10%"
+    # The whole default run's large messages beside the reference loops, run just after it:
+    # mpiref compares runs of mpi.* alone, and in whole runs the message buffers had come
+    # from heap memory the memory benchmarks had asked huge pages for, where mpi.bw read
+    # 1 MiB at 49-53 GB/s against the loops' 15 (mpi/message.c, mb_msgbuf_init).
+    local pp bw refpp refbw
+    pp=$($GET "$r" mpi.pingpong median size_bytes=1048576 pair=intra 2>/dev/null || echo 0)
+    bw=$($GET "$r" mpi.bw bandwidth.median size_bytes=1048576 pair=intra 2>/dev/null || echo 0)
+    refpp=$($MPIRUN -np 2 "$BUILD/bench/ref_pingpong" 1048576 2>/dev/null | awk '$1 == 1048576 { print $2 }')
+    refbw=$($MPIRUN -np 2 "$BUILD/bench/ref_bw" 1048576 2>/dev/null | awk '$1 == 1048576 { print $2 }')
+    echo "default at -np 2, 1 MiB, beside the reference loops run after it:" \
+         "mpi.pingpong $(calc '%.0f' "$pp") ns against $(calc '%.0f' "${refpp:-0}") ns" \
+         "(ratio $(calc '%.3f' "$pp / ${refpp:-0}" 2>/dev/null || echo n/a)), mpi.bw $(calc '%.0f' "$bw / 1e6") MB/s" \
+         "against $(calc '%.0f' "${refbw:-0} / 1e6") MB/s (ratio $(calc '%.3f' "$bw / ${refbw:-0}" 2>/dev/null || echo n/a));" \
+         "one run each, not alternated (mpiref's figures are the target's)"
 }
 
 # Issue 15: the node's figures beside small reference programs with the peers' methods
