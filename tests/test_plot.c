@@ -239,6 +239,14 @@ static json_t *fit_all_bases(const char *name)
                      "segments", "d_min", 0, "d_max", "terms", terms);
 }
 
+/* The data file of plot `name` in results directory dir (read_all's). */
+static char *plot_dat(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/plots/%s.dat", dir, name);
+    return read_all(path);
+}
+
 static void test_results_dir(void **state)
 {
     (void)state;
@@ -298,26 +306,22 @@ static void test_results_dir(void **state)
     assert_int_equal(files.nscripts, 4);
     mb_plot_files_free(&files);
 
-    snprintf(path, sizeof path, "%s/plots/x_odd.dat", dir);
-    char *dat = read_all(path);
+    char *dat = plot_dat(dir, "x_odd");
     assert_contains(dat, "# [0] variant=v1\n# x_plot d time_us");
     assert_contains(dat, "variant=v2\n");
     assert_contains(dat, "fit variant=v1: segment d in [0, inf] bytes");
     assert_lacks(dat, "not drawn");
     assert_lacks(dat, "777777");
     free(dat);
-    snprintf(path, sizeof path, "%s/plots/x_plain.dat", dir);
-    dat = read_all(path);
+    dat = plot_dat(dir, "x_plain");
     assert_contains(dat, "# [1] variant=v2");
     assert_lacks(dat, "segment d in");
     free(dat);
-    snprintf(path, sizeof path, "%s/plots/mem_latency.dat", dir);
-    dat = read_all(path);
+    dat = plot_dat(dir, "mem_latency");
     assert_contains(dat, "# x_plot ws time_ns");
     assert_contains(dat, "\n32768 1.2 40000 0\n");
     free(dat);
-    snprintf(path, sizeof path, "%s/plots/x_ring.dat", dir);
-    dat = read_all(path);
+    dat = plot_dat(dir, "x_ring");
     assert_contains(dat, "# x_plot ws time_ns");
     assert_lacks(dat, "\n32768 1.2");
     free(dat);
