@@ -195,9 +195,10 @@ int mb_msgbuf_init(mb_msgbuf_t *b, const mb_context_t *ctx, size_t bytes, char *
     /* A mapping of its own, on fresh pages of the base size, as a fresh process's large
      * malloc (OSU's, IMB's): from malloc, after shm.* had freed its working sets (which
      * raises glibc's mmap threshold) the buffers came from the heap, where a working set
-     * had asked for transparent huge pages, and mpi.bw read 1 MiB at 49-53 GB/s in 24 of
-     * 25 stored default runs against 15 GB/s run alone or with THP off (2-core KVM VM, Open
-     * MPI 4.1, 2026-11-28): a figure that followed what ran before it (docs/mpi.md). */
+     * had asked for transparent huge pages, and mpi.bw read 1 MiB at 45-53 GB/s in 40 of
+     * 43 stored default runs (31-40 in the others) against 11.5-15.9 GB/s in 52 runs of
+     * mpi.* alone (2-core KVM VM, Open MPI 4.1, 2026-11-28): a figure that followed what ran
+     * before it (docs/mpi.md). */
     void *base = mmap(NULL, b->stride * b->count, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED) {

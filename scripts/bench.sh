@@ -562,7 +562,7 @@ bench_scaling() {
     # The whole default run's large messages beside the reference loops, run just after it:
     # mpiref compares runs of mpi.* alone, and in whole runs the message buffers had come
     # from heap memory the memory benchmarks had asked huge pages for, where mpi.bw read
-    # 1 MiB at 49-53 GB/s against the loops' 15 (mpi/message.c, mb_msgbuf_init).
+    # 1 MiB at 45-53 GB/s against the loops' 15 (mpi/message.c, mb_msgbuf_init).
     local pp bw refpp refbw
     pp=$($GET "$r" mpi.pingpong median size_bytes=1048576 pair=intra 2>/dev/null || echo 0)
     bw=$($GET "$r" mpi.bw bandwidth.median size_bytes=1048576 pair=intra 2>/dev/null || echo 0)
