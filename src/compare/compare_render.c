@@ -59,21 +59,48 @@ static void render_row(const json_t *p, render_row_t *r)
 }
 
 /* The runs' drift probe medians (drift.h), where both have one, and whether the node was
- * in another state in one of them: then a difference beyond noise may be that alone. */
-static void render_drift_line(FILE *f, const json_t *cmp)
+ * in another state in one of them: then a difference beyond noise may be that alone. Into
+ * line (empty where a run has none). */
+static void render_drift(const json_t *cmp, char *line, size_t len)
 {
     const json_t *a = json_object_get(json_object_get(cmp, "a"), "drift_median_ns"),
                  *b = json_object_get(json_object_get(cmp, "b"), "drift_median_ns");
+    line[0] = '\0';
     if (!json_is_number(a) || !json_is_number(b) || json_number_value(a) <= 0)
         return;
     double ratio = json_number_value(b) / json_number_value(a);
     bool apart = ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1;
-    fprintf(f, "drift probe (0-byte pingpong), run median: ");
-    fprintf(f, "A %.0f ns, B %.0f ns (%.2fx)%s\n", json_number_value(a), json_number_value(b),
-            ratio,
-            apart ? ": the node was in another state in one run, and a difference beyond "
-                    "noise may be that alone"
-                  : "");
+    snprintf(line, len, "drift probe (0-byte pingpong), run median: A %.0f ns, B %.0f ns (%.2fx)%s",
+             json_number_value(a), json_number_value(b), ratio,
+             apart ? ": the node was in another state in one run, and a difference beyond "
+                     "noise may be that alone"
+                   : "");
+}
+
+/* The runs' clock speeds (the pre-flight's mhz, median over nodes), where both have one, and
+ * whether they differ by more than mhz's accuracy: the VMs' host moves a core's clock in
+ * steps between runs (5.6% between two default runs an hour apart, 2026-11-28), and every
+ * point a core's cycles bound (calls, loops, caches) then moves with it, beyond noise. */
+#define RENDER_CLOCK_APART 1.01
+static void render_clock(const json_t *cmp, char *line, size_t len)
+{
+    const json_t *a = json_object_get(json_object_get(cmp, "a"), "median_mhz"),
+                 *b = json_object_get(json_object_get(cmp, "b"), "median_mhz");
+    line[0] = '\0';
+    if (!json_is_number(a) || !json_is_number(b) || json_number_value(a) <= 0 ||
+        json_number_value(b) <= 0)
+        return;
+    double ratio = json_number_value(b) / json_number_value(a);
+    char why[160] = "";
+    if (ratio > RENDER_CLOCK_APART || ratio * RENDER_CLOCK_APART < 1)
+        snprintf(why, sizeof why,
+                 ": the cores ran at another speed in one run, and a point bound by their "
+                 "cycles moves with it (by %+.1f%%)",
+                 100 * (1 / ratio - 1));
+    snprintf(line, len,
+             "clock speed (pre-flight mhz, median over nodes): A %.1f MHz, B %.1f MHz "
+             "(%.3fx)%s",
+             json_number_value(a), json_number_value(b), ratio, why);
 }
 
 int mb_compare_write_text(FILE *f, const json_t *cmp)
@@ -81,7 +108,13 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
     fputs("mbsuite compare: B against A\n", f);
     render_run_line(f, "A", json_object_get(cmp, "a"));
     render_run_line(f, "B", json_object_get(cmp, "b"));
-    render_drift_line(f, cmp);
+    char line[512];
+    render_drift(cmp, line, sizeof line);
+    if (line[0])
+        fprintf(f, "%s\n", line);
+    render_clock(cmp, line, sizeof line);
+    if (line[0])
+        fprintf(f, "%s\n", line);
     fprintf(f, "method: %s\n\n", render_str(json_object_get(cmp, "method"), "text"));
 
     const json_t *diffs = json_object_get(cmp, "differences");
@@ -147,6 +180,16 @@ static void render_html_run(FILE *f, const char *which, const json_t *r)
     fputs("</td></tr>\n", f);
 }
 
+/* A paragraph of text, nothing for an empty one. */
+static void render_html_line(FILE *f, const char *line)
+{
+    if (!line[0])
+        return;
+    fputs("<p>", f);
+    mb_html_escape(f, line);
+    fputs("</p>\n", f);
+}
+
 int mb_compare_write_html(FILE *f, const json_t *cmp)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -165,7 +208,13 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
           f);
     render_html_run(f, "A", json_object_get(cmp, "a"));
     render_html_run(f, "B", json_object_get(cmp, "b"));
-    fputs("</table>\n<p>", f);
+    fputs("</table>\n", f);
+    char line[512];
+    render_drift(cmp, line, sizeof line);
+    render_html_line(f, line);
+    render_clock(cmp, line, sizeof line);
+    render_html_line(f, line);
+    fputs("<p>", f);
     mb_html_escape(f, render_str(json_object_get(cmp, "method"), "text"));
     fputs("</p>\n<p class=\"summary\">", f);
     mb_html_escape(f, render_str(json_object_get(cmp, "summary"), "text"));

@@ -152,12 +152,13 @@ static json_t *compare_run_json(const mb_compare_run_t *r)
 {
     const json_t *sys = json_object_get(r->root, "system");
     json_t *j =
-        json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:b, s:O?}", "dir", r->dir, "started_utc",
+        json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:b, s:O?, s:O?}", "dir", r->dir, "started_utc",
                   json_object_get(r->root, "started_utc"), "ranks", json_object_get(sys, "ranks"),
                   "nodes", json_object_get(sys, "nodes"), "mpi",
                   json_object_get(json_object_get(sys, "mpi"), "library"), "complete",
                   json_is_true(json_object_get(r->root, "complete")), "drift_median_ns",
-                  json_object_get(json_object_get(r->root, "drift"), "median_ns"));
+                  json_object_get(json_object_get(r->root, "drift"), "median_ns"), "median_mhz",
+                  json_object_get(json_object_get(r->root, "preflight"), "median_mhz"));
     if (r->raw)
         json_object_set_new(j, "raw", json_pack("{s:s, s:I}", "file", r->raw->path, "rows",
                                                 (json_int_t)r->raw->rows));
