@@ -98,7 +98,8 @@ static void render_clock(const json_t *cmp, char *line, size_t len)
                  "cycles moves with it (by %+.1f%%)",
                  100 * (1 / ratio - 1));
     snprintf(line, len,
-             "clock speed (pre-flight mhz, median over nodes): A %.1f MHz, B %.1f MHz "
+             "clock speed at each run's start (pre-flight mhz, median over nodes): A %.1f MHz, B "
+             "%.1f MHz "
              "(%.3fx)%s",
              json_number_value(a), json_number_value(b), ratio, why);
 }
