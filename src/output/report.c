@@ -256,13 +256,7 @@ static void report_derived(FILE *f, const json_t *derived)
     fprintf(f, REPORT_INDENT "derived:\n");
     json_object_foreach((json_t *)derived, key, v)
     {
-        mb_report_text_value(v, buf, sizeof buf);
-        /* A list or object longer than a cell (shm.latency's levels, which the cache-levels
-         * table shows) is counted, not cut off mid-way. */
-        if ((json_is_array(v) || json_is_object(v)) && strlen(buf) + 1 >= sizeof buf)
-            snprintf(buf, sizeof buf, "%zu %s (whole in results.json)",
-                     json_is_array(v) ? json_array_size(v) : json_object_size(v),
-                     json_is_array(v) ? "entries" : "keys");
+        mb_report_text_derived_value(v, buf, sizeof buf);
         fprintf(f, REPORT_INDENT REPORT_INDENT "%-*s  %s\n", (int)width, key, buf);
     }
 }

@@ -133,7 +133,7 @@ void mb_report_html_derived(FILE *f, const json_t *bench)
     fputs("<table class=\"kv\">\n", f);
     json_object_foreach((json_t *)derived, key, v)
     {
-        mb_report_text_value(v, cell, sizeof cell);
+        mb_report_text_derived_value(v, cell, sizeof cell);
         mb_html_kv(f, key, cell);
     }
     fputs("</table>\n", f);

@@ -96,6 +96,15 @@ void mb_report_text_value(const json_t *v, char *buf, size_t len)
     }
 }
 
+void mb_report_text_derived_value(const json_t *v, char *buf, size_t len)
+{
+    mb_report_text_value(v, buf, len);
+    if ((json_is_array(v) || json_is_object(v)) && strlen(buf) + 1 >= len)
+        snprintf(buf, len, "%zu %s (whole in results.json)",
+                 json_is_array(v) ? json_array_size(v) : json_object_size(v),
+                 json_is_array(v) ? "entries" : "keys");
+}
+
 size_t mb_report_text_axis_names(const json_t *bench, const char **names, size_t max)
 {
     size_t n = 0, i;

@@ -36,6 +36,11 @@ void mb_report_text_duration(double ns, char *buf, size_t len);
  * yes/no, null or missing as "-", anything else as compact JSON. */
 void mb_report_text_value(const json_t *v, char *buf, size_t len);
 
+/* A derived value for the text and HTML reports: as mb_report_text_value, but a list or
+ * object longer than buf (shm.latency's cache levels, which the cache-levels table shows) is
+ * counted, "3 entries (whole in results.json)", not cut off mid-way. */
+void mb_report_text_derived_value(const json_t *v, char *buf, size_t len);
+
 /* bench's axis names in order (its "params", else the keys of its first point's params),
  * at most max of them, borrowed from bench; returns how many. */
 size_t mb_report_text_axis_names(const json_t *bench, const char **names, size_t max);
