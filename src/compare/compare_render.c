@@ -78,10 +78,12 @@ static void render_drift(const json_t *cmp, char *line, size_t len)
 }
 
 /* The runs' clock speeds (the pre-flight's mhz, median over nodes), where both have one, and
- * whether they differ by more than mhz's accuracy: the VMs' host moves a core's clock in
- * steps between runs (5.6% between two default runs an hour apart, 2026-11-28), and every
- * point a core's cycles bound (calls, loops, caches) then moves with it, beyond noise. */
-#define RENDER_CLOCK_APART 1.01
+ * whether they differ by more than the pre-flight's own tolerance for a node's clock (2%):
+ * the VMs' host moves a core's clock, by 5.6% between two default runs half an hour apart
+ * (2026-11-28), and every point a core's cycles bound (calls, loops, caches) moves with it,
+ * beyond noise; from one second to the next it wanders too (a dependent add chain, best of
+ * 500 windows, read 4139-4266 MHz over 20 s), so one reading is no closer than that. */
+#define RENDER_CLOCK_APART 1.02
 static void render_clock(const json_t *cmp, char *line, size_t len)
 {
     const json_t *a = json_object_get(json_object_get(cmp, "a"), "median_mhz"),
