@@ -396,6 +396,15 @@ rm -rf "$TMP/slowclock" && cp -r "$TMP/quick" "$TMP/slowclock" &&
 expect "compare: cores at another clock speed in one run are named, and the change it makes" 0 \
     '^clock speed at each run.s start \(pre-flight mhz, median over nodes\): A [1-9][0-9.]* MHz, B [1-9][0-9.]* MHz \(0\.900x\): the cores ran at another speed in one run, and a point bound by their cycles moves with it \(by \+11\.1%\)$' -- \
     sh -c "\"$EXE\" compare \"$TMP/quick\" \"$TMP/slowclock\" --out \"$TMP/cmp-clock\" | grep '^clock speed' && grep -q '<p>clock speed' \"$TMP/cmp-clock/compare.html\""
+# Each probed benchmark's drift readings in both runs: the same run with every reading 4 times
+# as long reads as measured in another state, benchmark by benchmark (its points unchanged).
+rm -rf "$TMP/farstate" && cp -r "$TMP/quick" "$TMP/farstate" &&
+    awk '/^    "(before|after)_ns": / { split($0, kv, ": "); sub(/,$/, "", kv[2]); c = ($0 ~ /,$/) ? "," : ""
+         printf "%s: %.6f%s\n", kv[1], kv[2] * 4, c; next } { print }' "$TMP/quick/results.json" \
+        >"$TMP/farstate/results.json"
+expect "compare: a benchmark probed in another state in one run is named, its readings in both" 0 \
+    '^  drift probe before and after it: A [1-9][0-9]* and [1-9][0-9]* ns, B [1-9][0-9]* and [1-9][0-9]* ns \(4\.00x\): measured in another state of the node in one run' -- \
+    sh -c "\"$EXE\" compare \"$TMP/quick\" \"$TMP/farstate\" --out \"$TMP/cmp-state\" | grep -A1 '^mpi\.pingpong$' && grep -q '<p>drift probe before and after it: ' \"$TMP/cmp-state/compare.html\""
 # The same run with one benchmark's working sets cut by the budget (memory_span_cap_bytes):
 # compare names the cut among the differences, as it measured another memory.
 rm -rf "$TMP/capped" && cp -r "$TMP/quick" "$TMP/capped" &&

@@ -106,6 +106,27 @@ static void render_clock(const json_t *cmp, char *line, size_t len)
              json_number_value(a), json_number_value(b), ratio, why);
 }
 
+/* A benchmark's drift probe readings in both runs (compare_runs.c), into line; empty where
+ * a run did not probe it. */
+static void render_bench_drift(const json_t *cmp, const char *bench, char *line, size_t len)
+{
+    const json_t *d = json_object_get(json_object_get(cmp, "drift_by_benchmark"), bench);
+    const json_t *a = json_object_get(d, "a_ns"), *b = json_object_get(d, "b_ns");
+    line[0] = '\0';
+    if (!d)
+        return;
+    snprintf(line, len,
+             "drift probe before and after it: A %.0f and %.0f ns, B %.0f and %.0f ns "
+             "(%.2fx)%s",
+             json_number_value(json_array_get(a, 0)), json_number_value(json_array_get(a, 1)),
+             json_number_value(json_array_get(b, 0)), json_number_value(json_array_get(b, 1)),
+             json_number_value(json_object_get(d, "ratio")),
+             json_is_true(json_object_get(d, "apart"))
+                 ? ": measured in another state of the node in one run, and a difference "
+                   "beyond noise may be that alone"
+                 : "");
+}
+
 int mb_compare_write_text(FILE *f, const json_t *cmp)
 {
     fputs("mbsuite compare: B against A\n", f);
@@ -144,8 +165,12 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
         const json_t *p = json_array_get(points, i);
         if (!bench || strcmp(bench, render_str(p, "benchmark")) != 0) {
             bench = render_str(p, "benchmark");
-            fprintf(f, "\n%s\n  %-36s %11s %11s %8s %8s %17s  %s\n", bench, "params", "A", "B",
-                    "change", "p", "ratio 95% CI", "verdict");
+            fprintf(f, "\n%s\n", bench);
+            render_bench_drift(cmp, bench, line, sizeof line);
+            if (line[0])
+                fprintf(f, "  %s\n", line);
+            fprintf(f, "  %-36s %11s %11s %8s %8s %17s  %s\n", "params", "A", "B", "change", "p",
+                    "ratio 95% CI", "verdict");
         }
         render_row_t r;
         render_row(p, &r);
@@ -258,7 +283,10 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
             bench = render_str(p, "benchmark");
             fputs("<h3>", f);
             mb_html_escape(f, bench);
-            fputs("</h3>\n<table><tr><th>params</th><th>A</th><th>B</th><th>change</th>"
+            fputs("</h3>\n", f);
+            render_bench_drift(cmp, bench, line, sizeof line);
+            render_html_line(f, line);
+            fputs("<table><tr><th>params</th><th>A</th><th>B</th><th>change</th>"
                   "<th>p</th><th>ratio 95% CI</th><th>verdict</th></tr>\n",
                   f);
         }

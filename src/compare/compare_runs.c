@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "drift.h"
 
 /* A point's parameters as "dim=value dim=value", as raw.csv.gz and the progress lines
  * write them. */
@@ -228,6 +229,43 @@ static json_t *compare_point(const mb_compare_run_t *a, const mb_compare_run_t *
     return j;
 }
 
+/* Each benchmark's drift probe (drift_probe.h: a 0-byte pingpong before and after it) in
+ * both runs, where both probed it: {name: {"a_ns": [before, after], "b_ns": [before, after],
+ * "ratio": the mean of B's two over A's, "apart": beyond MB_DRIFT_FLAG_RATIO either way}}.
+ * Apart, the node was in another state around it in one run: of the 1145 points (of 1383)
+ * that differed beyond noise between two default runs, one mostly in the far state (346 ns)
+ * and one in the near (103 ns), 1060 lay in such benchmarks (2-core VM, 2026-11-28). */
+static json_t *compare_drift_by_benchmark(const json_t *ra, const json_t *rb)
+{
+    json_t *out = json_object();
+    const json_t *ba = json_object_get(ra, "benchmarks"), *bb = json_object_get(rb, "benchmarks");
+    for (size_t i = 0; i < json_array_size(ba); i++) {
+        const json_t *x = json_array_get(ba, i);
+        const char *name = json_string_value(json_object_get(x, "name"));
+        const json_t *da = json_object_get(x, "drift_probe"), *db = NULL;
+        for (size_t k = 0; name && da && !db && k < json_array_size(bb); k++) {
+            const char *other = json_string_value(json_object_get(json_array_get(bb, k), "name"));
+            if (other && strcmp(name, other) == 0)
+                db = json_object_get(json_array_get(bb, k), "drift_probe");
+        }
+        if (!db)
+            continue;
+        double a0 = json_number_value(json_object_get(da, "before_ns"));
+        double a1 = json_number_value(json_object_get(da, "after_ns"));
+        double b0 = json_number_value(json_object_get(db, "before_ns"));
+        double b1 = json_number_value(json_object_get(db, "after_ns"));
+        if (!(a0 + a1 > 0) || !(b0 + b1 > 0))
+            continue;
+        double ratio = (b0 + b1) / (a0 + a1);
+        json_object_set_new(
+            out, name,
+            json_pack("{s:[f,f], s:[f,f], s:f, s:b}", "a_ns", a0, a1, "b_ns", b0, b1, "ratio",
+                      ratio, "apart",
+                      ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1));
+    }
+    return out;
+}
+
 /* Bump summary[key] by one. */
 static void compare_count(json_t *summary, const char *key)
 {
@@ -265,8 +303,10 @@ json_t *mb_compare_runs(const mb_compare_run_t *a, const mb_compare_run_t *b,
 {
     json_t *ia = compare_index(a->root), *ib = compare_index(b->root);
     json_t *points = json_array(), *only_a = json_array(), *only_b = json_array();
-    json_t *summary = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "slower", 0, "faster", 0,
-                                "unchanged", 0, "untested", 0, "only_a", 0, "only_b", 0);
+    json_t *summary =
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i}", "slower", 0, "faster", 0, "unchanged", 0,
+                  "untested", 0, "only_a", 0, "only_b", 0, "in_other_state", 0);
+    json_t *drift = compare_drift_by_benchmark(a->root, b->root);
     const json_t *worst_slow = NULL, *worst_fast = NULL;
     const char *key;
     json_t *pos;
@@ -284,6 +324,9 @@ json_t *mb_compare_runs(const mb_compare_run_t *a, const mb_compare_run_t *b,
         json_t *p = compare_point(a, b, &wa, &wb, params, o);
         const char *verdict = json_string_value(json_object_get(p, "verdict"));
         compare_count(summary, verdict);
+        if ((strcmp(verdict, "slower") == 0 || strcmp(verdict, "faster") == 0) &&
+            json_is_true(json_object_get(json_object_get(drift, wa.bench), "apart")))
+            compare_count(summary, "in_other_state");
         double change = json_number_value(json_object_get(p, "change"));
         if (strcmp(verdict, "slower") == 0 &&
             (!worst_slow || change > json_number_value(json_object_get(worst_slow, "change"))))
@@ -308,11 +351,11 @@ json_t *mb_compare_runs(const mb_compare_run_t *a, const mb_compare_run_t *b,
         json_object_set(summary, "largest_faster", (json_t *)worst_fast);
     json_decref(ia);
     json_decref(ib);
-    json_t *cmp = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema",
-                            MB_COMPARE_SCHEMA, "a", compare_run_json(a), "b", compare_run_json(b),
-                            "method", compare_method(a, b, o), "differences",
-                            compare_differences(a->root, b->root), "summary", summary, "points",
-                            points, "only_a", only_a, "only_b", only_b);
+    json_t *cmp = json_pack(
+        "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "schema", MB_COMPARE_SCHEMA, "a",
+        compare_run_json(a), "b", compare_run_json(b), "method", compare_method(a, b, o),
+        "differences", compare_differences(a->root, b->root), "summary", summary, "points", points,
+        "only_a", only_a, "only_b", only_b, "drift_by_benchmark", drift);
     if (cmp) {
         char line[1024];
         mb_compare_summary_text(cmp, line, sizeof line);
@@ -344,10 +387,16 @@ void mb_compare_summary_text(const json_t *cmp, char *buf, size_t len)
         compare_point_words(json_object_get(s, "largest_faster"), w, sizeof w);
         snprintf(fast, sizeof fast, ", largest: %s", w);
     }
+    char state[160] = "";
+    if (N("in_other_state") > 0)
+        snprintf(state, sizeof state,
+                 "; of the points slower or faster, %lld in benchmarks the drift probe saw in "
+                 "another state of the node in one run",
+                 N("in_other_state"));
     snprintf(buf, len,
              "%lld point%s slower beyond noise%s; %lld faster%s; %lld unchanged; %lld untested "
-             "(failed in a run, or A's median 0); %lld only in A, %lld only in B",
+             "(failed in a run, or A's median 0); %lld only in A, %lld only in B%s",
              N("slower"), N("slower") == 1 ? "" : "s", slow, N("faster"), fast, N("unchanged"),
-             N("untested"), N("only_a"), N("only_b"));
+             N("untested"), N("only_a"), N("only_b"), state);
 #undef N
 }
