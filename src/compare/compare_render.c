@@ -69,7 +69,7 @@ static void render_drift(const json_t *cmp, char *line, size_t len)
     if (!json_is_number(a) || !json_is_number(b) || json_number_value(a) <= 0)
         return;
     double ratio = json_number_value(b) / json_number_value(a);
-    bool apart = ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1;
+    bool apart = mb_drift_off(json_number_value(b), json_number_value(a));
     snprintf(line, len, "drift probe (0-byte pingpong), run median: A %.0f ns, B %.0f ns (%.2fx)%s",
              json_number_value(a), json_number_value(b), ratio,
              apart ? ": the node was in another state in one run, and a difference beyond "
@@ -100,9 +100,8 @@ static void render_clock(const json_t *cmp, char *line, size_t len)
                  "cycles moves with it (by %+.1f%%)",
                  100 * (1 / ratio - 1));
     snprintf(line, len,
-             "clock speed at each run's start (pre-flight mhz, median over nodes): A %.1f MHz, B "
-             "%.1f MHz "
-             "(%.3fx)%s",
+             "clock speed at each run's start (pre-flight mhz, median over nodes): "
+             "A %.1f MHz, B %.1f MHz (%.3fx)%s",
              json_number_value(a), json_number_value(b), ratio, why);
 }
 

@@ -231,37 +231,36 @@ static json_t *compare_point(const mb_compare_run_t *a, const mb_compare_run_t *
 
 /* Each benchmark's drift probe (drift_probe.h: a 0-byte pingpong before and after it) in
  * both runs, where both probed it: {name: {"a_ns": [before, after], "b_ns": [before, after],
- * "ratio": the mean of B's two over A's, "apart": beyond MB_DRIFT_FLAG_RATIO either way}}.
- * Apart, the node was in another state around it in one run: of the 1145 points (of 1383)
- * that differed beyond noise between two default runs, one mostly in the far state (346 ns)
- * and one in the near (103 ns), 1060 lay in such benchmarks (2-core VM, 2026-11-28). */
+ * "ratio": the mean of B's two over A's, "apart": off by more than MB_DRIFT_FLAG_RATIO
+ * (mb_drift_off)}}. Apart, the node was in another state around it in one run: of the 1145
+ * points (of 1383) that differed beyond noise between two default runs, one mostly in the
+ * far state (346 ns) and one in the near (103 ns), 1060 lay in such benchmarks (2-core VM,
+ * 2026-11-28). */
 static json_t *compare_drift_by_benchmark(const json_t *ra, const json_t *rb)
 {
     json_t *out = json_object();
     const json_t *ba = json_object_get(ra, "benchmarks"), *bb = json_object_get(rb, "benchmarks");
     for (size_t i = 0; i < json_array_size(ba); i++) {
-        const json_t *x = json_array_get(ba, i);
+        const json_t *x = json_array_get(ba, i), *y = NULL;
         const char *name = json_string_value(json_object_get(x, "name"));
-        const json_t *da = json_object_get(x, "drift_probe"), *db = NULL;
-        for (size_t k = 0; name && da && !db && k < json_array_size(bb); k++) {
+        double mean_a, mean_b;
+        if (!name || !mb_drift_record_ns(x, &mean_a) || !(mean_a > 0))
+            continue;
+        for (size_t k = 0; !y && k < json_array_size(bb); k++) {
             const char *other = json_string_value(json_object_get(json_array_get(bb, k), "name"));
             if (other && strcmp(name, other) == 0)
-                db = json_object_get(json_array_get(bb, k), "drift_probe");
+                y = json_array_get(bb, k);
         }
-        if (!db)
+        if (!y || !mb_drift_record_ns(y, &mean_b) || !(mean_b > 0))
             continue;
-        double a0 = json_number_value(json_object_get(da, "before_ns"));
-        double a1 = json_number_value(json_object_get(da, "after_ns"));
-        double b0 = json_number_value(json_object_get(db, "before_ns"));
-        double b1 = json_number_value(json_object_get(db, "after_ns"));
-        if (!(a0 + a1 > 0) || !(b0 + b1 > 0))
-            continue;
-        double ratio = (b0 + b1) / (a0 + a1);
+        const json_t *da = json_object_get(x, "drift_probe"),
+                     *db = json_object_get(y, "drift_probe");
         json_object_set_new(
             out, name,
-            json_pack("{s:[f,f], s:[f,f], s:f, s:b}", "a_ns", a0, a1, "b_ns", b0, b1, "ratio",
-                      ratio, "apart",
-                      ratio > MB_DRIFT_FLAG_RATIO || ratio * MB_DRIFT_FLAG_RATIO < 1));
+            json_pack("{s:[O,O], s:[O,O], s:f, s:b}", "a_ns", json_object_get(da, "before_ns"),
+                      json_object_get(da, "after_ns"), "b_ns", json_object_get(db, "before_ns"),
+                      json_object_get(db, "after_ns"), "ratio", mean_b / mean_a, "apart",
+                      mb_drift_off(mean_b, mean_a)));
     }
     return out;
 }
