@@ -29,8 +29,8 @@ typedef struct mb_compare_opts {
 } mb_compare_opts_t;
 
 /* The comparison as a JSON document (schema MB_COMPARE_SCHEMA, docs/results.md): "a", "b",
- * "method", "differences", "summary", "points", "only_a", "only_b". New reference, or NULL
- * when out of memory. */
+ * "method", "differences", "summary", "points", "only_a", "only_b", "drift_by_benchmark".
+ * New reference, or NULL when out of memory. */
 json_t *mb_compare_runs(const mb_compare_run_t *a, const mb_compare_run_t *b,
                         const mb_compare_opts_t *opts);
 
