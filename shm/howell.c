@@ -43,6 +43,7 @@ static int howell_write_setup(const mb_context_t *ctx, const mb_point_t *pt, voi
         .summary = what,                                                                     \
         .measures = "one 8-byte " #kind " of the target buffer, in an MPI-3 shared window; " how, \
         .scope = bscope,                                                                     \
+        .single_core = (bscope) == MB_SCOPE_SAMPLE_EACH, /* one process at a time */       \
         .dims = howell_dims,                                                                 \
         .ndims = MB_COUNT(howell_dims),                                                      \
         .points = howell_##kind##_points,                                                    \

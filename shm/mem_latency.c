@@ -273,6 +273,7 @@ const mb_bench_t mb_bench_shm_latency = {
                 "random over the whole set), after one untimed lap; median over experiments "
                 "(the cache levels from the minima)",
     .scope = MB_SCOPE_ONE,
+    .single_core = true, /* the node's state moved it by 0.5% (README, "Drift probe") */
     .dims = latency_dims,
     .ndims = MB_COUNT(latency_dims),
     .points = latency_points,

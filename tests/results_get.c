@@ -33,6 +33,7 @@ static int get_usage(void)
     fprintf(
         stderr,
         "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
+        "       results_get FILE BENCH drift_probe.before_ns|drift_probe.after_ns\n"
         "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget|drift KEY\n"
         "       results_get FILE system.os_phase KEY\n"
         "       results_get FILE timings phase NAME\n"
@@ -400,6 +401,12 @@ int main(int argc, char **argv)
         if (strcmp(argv[3], "elapsed_s") == 0 || strcmp(argv[3], "wall_s") == 0 ||
             strcmp(argv[3], "failed_points") == 0 || strcmp(argv[3], "measured_by") == 0) {
             rc = get_print(json_object_get(b, argv[3]), argv[3]);
+            goto done;
+        }
+        if (strncmp(argv[3], "drift_probe.", 12) == 0) { /* "none" where not probed */
+            const json_t *probe = json_object_get(b, "drift_probe");
+            rc = probe ? get_print(json_object_get(probe, argv[3] + 12), argv[3])
+                       : (printf("none\n"), 0);
             goto done;
         }
         if (strcmp(argv[3], "skipped") == 0) {

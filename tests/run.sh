@@ -384,6 +384,21 @@ expect "compare a run with itself: the rank test on the raw samples, no differen
 expect "compare a run with itself: both runs' drift probe medians, 1.00x apart" 0 \
     '^drift probe \(0-byte pingpong\), run median: A [1-9][0-9]* ns, B [1-9][0-9]* ns \(1\.00x\)$' -- \
     grep '^drift probe' "$TMP/cmp/compare.txt"
+# Only where ranks or cores talk: a benchmark in which one core works alone while the others
+# sleep (single_core: shm.latency, shm.read) has no probe around it; mpi.pingpong and
+# shm.bandwidth, whose all-ranks points keep both cores at work, have one.
+drift_probed_which() {
+    local b v line=
+    for b in mpi.pingpong shm.bandwidth shm.latency shm.read; do
+        v=$("$BUILD/tests/results_get" "$1" "$b" drift_probe.before_ns) || return 1
+        [ "$v" = none ] || v=probed
+        line="$line${line:+ }$b $v"
+    done
+    echo "$line"
+}
+expect "drift probe: around mpi.pingpong and shm.bandwidth, not around shm.latency or shm.read" 0 \
+    '^mpi\.pingpong probed shm\.bandwidth probed shm\.latency none shm\.read none$' -- \
+    drift_probed_which "$TMP/quick/results.json"
 # And both runs' clock speeds (the pre-flight's mhz): alike for a run with itself; a run whose
 # cores ran 10% slower is named, with what that does to a time bound by their cycles. Where
 # mhz read nothing (a node too busy: median_mhz null) there is no line to check.

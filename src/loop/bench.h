@@ -183,6 +183,10 @@ typedef struct mb_bench {
      * NetPIPE's), not one of the suite's figures: run only when --only names it in full,
      * never in a default run nor by a wildcard. */
     bool on_request;
+    /* One core works alone while a point is timed (one rank, the others asleep, no thread on
+     * another core): nothing two cores share moves it, so the drift probe, which times two
+     * cores talking, is not taken around it (plan.c; README, "Drift probe"). */
+    bool single_core;
 } mb_bench_t;
 
 /* Whether rank r of ctx->measure_comm measures the point: all do, unless they take turns

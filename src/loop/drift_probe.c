@@ -22,8 +22,9 @@ const char mb_drift_probe_method[] =
     "a 0-byte MPI_Send/MPI_Recv pingpong between world rank 0 and the next rank of its node "
     "(pair intra), or the first rank of node 1 where rank 0's node has no other (pair inter), "
     "timed on rank 0: the median of 9 blocks of 16 round trips (after 8 untimed), as half a "
-    "round trip; taken just before and just after each mpi and shm benchmark (those where "
-    "ranks or cores talk)";
+    "round trip; taken just before and just after each mpi and shm benchmark where ranks or "
+    "cores talk (not where one core works alone while the others sleep: shm.latency, shm.read, "
+    "shm.write)";
 
 static void drift_probe_trips(MPI_Comm pair, int me, int n)
 {

@@ -120,10 +120,10 @@ int mb_plan_commit_record(const mb_timings_t *timings, mb_results_t *results, mb
 }
 
 /* Whether plan entry p is probed for drift (drift_probe.h): only where ranks or cores talk;
- * a harness or os figure stays on its core. */
+ * a harness or os figure, or a single_core one, stays on its core. */
 static bool plan_probed(const mb_plan_entry_t *p, bool by_process)
 {
-    return !by_process && !p->skip_reason &&
+    return !by_process && !p->skip_reason && !p->bench->single_core &&
            (strcmp(p->bench->group, "mpi") == 0 || strcmp(p->bench->group, "shm") == 0);
 }
 
