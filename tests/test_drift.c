@@ -275,6 +275,24 @@ static void test_report(void **state)
 
 /* The patterns fixture (test_predict_patterns.c) with probes: halo2 measured at 3x the
  * reading of its recipe's mpi.sendrecv, allreduce_compute at 1.1x mpi.allreduce's. */
+/* The benchmarks not measured again, one line per reason, in the order first named: a run
+ * that gave up waiting for the node gives them all one reason, written once. */
+static void test_report_not_remeasured_by_reason(void **state)
+{
+    (void)state;
+    json_t *root = json_pack("{s:{s:f, s:i, s:[], s:[{s:s, s:s}, {s:s, s:s}, {s:s, s:s}]}}",
+                             "drift", "median_ns", 100.0, "probes", 8, "flagged", "not_remeasured",
+                             "name", "x", "why", "the probe still read", "name", "y", "why",
+                             "no time", "name", "z", "why", "the probe still read");
+    char *text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\n  x, z: not measured again: the probe still read\n"
+                                 "  y: not measured again: no time\n"));
+    assert_null(strstr(text, "  z: not"));
+    free(text);
+    json_decref(root);
+}
+
 static void test_pattern_ratio(void **state)
 {
     (void)state;
@@ -333,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_usual),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_remeasure_names),
+        cmocka_unit_test(test_report_not_remeasured_by_reason),
         cmocka_unit_test(test_pattern_ratio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

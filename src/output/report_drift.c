@@ -6,6 +6,33 @@
 #include "drift.h"
 #include "report_text.h"
 
+static const char *report_drift_why(const json_t *list, size_t i)
+{
+    return mb_report_text_dash(mb_report_text_str(json_array_get(list, i), "why"));
+}
+
+/* The benchmarks not measured again, one line per reason, "  a, b: not measured again: why":
+ * a run that gave up waiting for the node's usual state gives each the same reason (one
+ * default run listed it 15 times). */
+static void report_drift_not_remeasured(FILE *f, const json_t *list)
+{
+    size_t n = json_array_size(list);
+    for (size_t i = 0; i < n; i++) {
+        const char *why = report_drift_why(list, i);
+        size_t first = 0;
+        while (strcmp(report_drift_why(list, first), why) != 0)
+            first++;
+        if (first < i) /* its reason's line is written */
+            continue;
+        fputs("  ", f);
+        for (size_t k = i; k < n; k++)
+            if (strcmp(report_drift_why(list, k), why) == 0)
+                fprintf(f, "%s%s", k > i ? ", " : "",
+                        mb_report_text_dash(mb_report_text_str(json_array_get(list, k), "name")));
+        fprintf(f, ": not measured again: %s\n", why);
+    }
+}
+
 void mb_report_drift(FILE *f, const json_t *root)
 {
     const json_t *drift = json_object_get(root, "drift");
@@ -79,8 +106,6 @@ void mb_report_drift(FILE *f, const json_t *root)
                 mb_report_text_dash(mb_report_text_str(b, "name")), attempts >= 2 ? ", twice" : "",
                 last, first_before, first_after, before, after, last);
     }
-    json_array_foreach(json_object_get(drift, "not_remeasured"), i, b) fprintf(
-        f, "  %s: not measured again: %s\n", mb_report_text_dash(mb_report_text_str(b, "name")),
-        mb_report_text_dash(mb_report_text_str(b, "why")));
+    report_drift_not_remeasured(f, json_object_get(drift, "not_remeasured"));
     json_decref(computed);
 }
