@@ -10,16 +10,19 @@
  * its half-way point by 1.6x from run to run, issue 15); where the kernel gives none, the
  * curve is the 4 KiB one. Setup touches
  * the buffer and walks one lap, so neither page faults nor the build's leftovers in cache are
- * timed. Each point reports the median over experiments with its 95% CI; the minimum is used
- * only to find the cache sizes (seed 000's appendix: "the median result would usually be used
- * because of the variance added by caching effects. However, when determining the cache
- * size, the minimum result might be used"). */
+ * timed, and beyond the L2 walks on for LATENCY_WARM_NS (below): a point's experiments cover
+ * less than a lap there, and the first laps after the build are not the chase's steady state. Each
+ * point reports the median over experiments with its 95% CI; the minimum is used only to find the
+ * cache sizes (seed 000's appendix: "the median result would usually be used because of the
+ * variance added by caching effects. However, when determining the cache size, the minimum result
+ * might be used"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 #include "cache_detect.h"
+#include "clock.h"
 #include "pointer_chase.h"
 #include "sysinfo.h"
 #include "workset.h"
@@ -31,6 +34,23 @@
 #define LATENCY_MAX_UNKNOWN_LLC ((uint64_t)128 << 20)
 #define LATENCY_SEED 0x6d62737569746531u
 #define LATENCY_MAX_LEVELS 16
+/* How long setup walks a set larger than the L2 before it is timed. A point's experiments (at
+ * least 11 of 20 us) cover less than one lap of such a set, so without it they read the laps
+ * right after the build, which are not the chase's steady state. On the 2-vCPU VM (AMD family
+ * 26, 2026-11-28), a random chase over 2 MiB read 11.9 ns a load after one lap in default
+ * runs, 9.8-10.0 after 10 ms of laps (25 laps) and 9.8-10.3 after 20 ms; at one point per
+ * octave, as `make bench` runs it, 10.7-12.5 after one lap, 10.6-11.1 after 10 ms and 9.9-10.4
+ * after 100 ms (4 MiB: 12.6-12.9 and, after 100 ms, 11.8-12.4). Four alternated runs, over the
+ * reference chase run after each (bench/ref_chase.c, lmbench's way: it walks for some 200 ms
+ * before it times): 4 MiB 1.00-1.08 before, 0.97-1.03 after; 2 MiB 1.07-1.17 and 1.03-1.12.
+ * Sets within the L2 did not move. Why the first laps are slower is not established (the L3
+ * may keep a line that came back over one that came once). Not a sleep: after 100 ms asleep
+ * instead, the 2 MiB chase read 96-100 ns, memory's latency, as if the host had given the
+ * idle core's caches to other work. The cost: shm.latency 3.3-3.5 s -> 4.0-4.4 s in a
+ * default run. */
+#define LATENCY_WARM_NS 10e6
+/* Loads a warm-up step walks between reads of the clock (at most some 0.6 ms in memory). */
+#define LATENCY_WARM_STEP_LOADS 4096
 
 enum { LATENCY_LINE, LATENCY_PAGE, LATENCY_RANDOM, LATENCY_NSTRIDES };
 static const char *const latency_stride_labels[] = {"line", "page", "random", NULL};
@@ -120,6 +140,18 @@ static int latency_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, 
     return n < 0 ? -1 : (int)npts;
 }
 
+/* The L2's size (hwloc's largest data or unified L2), 0 where hwloc knows none: sets larger
+ * than this are walked LATENCY_WARM_NS before they are timed (every set, where 0). */
+static uint64_t latency_warm_above_bytes(hwloc_topology_t topo)
+{
+    uint64_t l2 = 0;
+    hwloc_obj_t obj = NULL;
+    while (topo && (obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_L2CACHE, obj)) != NULL)
+        if (obj->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && obj->attr->cache.size > l2)
+            l2 = obj->attr->cache.size;
+    return l2;
+}
+
 static void latency_teardown(void *state)
 {
     latency_state_t *s = state;
@@ -129,10 +161,11 @@ static void latency_teardown(void *state)
     free(s);
 }
 
+static void latency_run(void *state, uint64_t iters);
+
 static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen)
 {
-    (void)ctx;
     size_t bytes = (size_t)pt->v[0];
     bool huge = pt->v[1] == LATENCY_PAGE; /* the curve that finds the sizes: see the top */
     size_t align = huge ? LATENCY_HUGE_BYTES : LATENCY_PAGE_BYTES;
@@ -161,6 +194,11 @@ static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
         return -1;
     }
     s->cursor = s->buf;
+    if (bytes > latency_warm_above_bytes(ctx->topology)) {
+        double began_s = mb_clock_elapsed_s();
+        while ((mb_clock_elapsed_s() - began_s) * 1e9 < LATENCY_WARM_NS)
+            latency_run(s, LATENCY_WARM_STEP_LOADS);
+    }
     *state = s;
     return 0;
 }
@@ -258,8 +296,11 @@ done:
 
 static uint64_t latency_touch_bytes(const mb_context_t *ctx, const mb_point_t *pt)
 {
-    (void)ctx;
-    return (uint64_t)pt->v[0];
+    uint64_t bytes = (uint64_t)pt->v[0];
+    /* The warm-up's time, as the bytes that would take it. */
+    if (bytes > latency_warm_above_bytes(ctx->topology))
+        bytes += (uint64_t)(LATENCY_WARM_NS / LATENCY_TOUCH_NS_PER_BYTE);
+    return bytes;
 }
 
 const mb_bench_t mb_bench_shm_latency = {
