@@ -34,9 +34,10 @@
 #define LATENCY_MAX_UNKNOWN_LLC ((uint64_t)128 << 20)
 #define LATENCY_SEED 0x6d62737569746531u
 #define LATENCY_MAX_LEVELS 16
-/* How long setup walks a set larger than the L2 before it is timed. A point's experiments (at
- * least 11 of 20 us) cover less than one lap of such a set, so without it they read the laps
- * right after the build, which are not the chase's steady state. On the 2-vCPU VM (AMD family
+/* How long setup walks a set larger than half the L2 before it is timed (the random chase's
+ * rise from the L2 began at 0.7 of it here). A point's experiments (at least 11 of 20 us)
+ * cover less than one lap of such a set, so without it they read the laps right after the
+ * build, which are not the chase's steady state. On the 2-vCPU VM (AMD family
  * 26, 2026-11-28), a random chase over 2 MiB read 11.9 ns a load after one lap in default
  * runs, 9.8-10.0 after 10 ms of laps (25 laps) and 9.8-10.3 after 20 ms; at one point per
  * octave, as `make bench` runs it, 10.7-12.5 after one lap, 10.6-11.1 after 10 ms and 9.9-10.4
@@ -140,8 +141,8 @@ static int latency_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, 
     return n < 0 ? -1 : (int)npts;
 }
 
-/* The L2's size (hwloc's largest data or unified L2), 0 where hwloc knows none: sets larger
- * than this are walked LATENCY_WARM_NS before they are timed (every set, where 0). */
+/* Half the L2's size (hwloc's largest data or unified L2), 0 where hwloc knows none: sets
+ * larger than this are walked LATENCY_WARM_NS before they are timed (every set, where 0). */
 static uint64_t latency_warm_above_bytes(hwloc_topology_t topo)
 {
     uint64_t l2 = 0;
@@ -149,7 +150,7 @@ static uint64_t latency_warm_above_bytes(hwloc_topology_t topo)
     while (topo && (obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_L2CACHE, obj)) != NULL)
         if (obj->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && obj->attr->cache.size > l2)
             l2 = obj->attr->cache.size;
-    return l2;
+    return l2 / 2;
 }
 
 static void latency_teardown(void *state)
