@@ -10,8 +10,9 @@
  * its half-way point by 1.6x from run to run, issue 15); where the kernel gives none, the
  * curve is the 4 KiB one. Setup touches
  * the buffer and walks one lap, so neither page faults nor the build's leftovers in cache are
- * timed, and beyond the L2 walks on for LATENCY_WARM_NS (below): a point's experiments cover
- * less than a lap there, and the first laps after the build are not the chase's steady state. Each
+ * timed, and beyond half the L2 (line and random orders) walks on for LATENCY_WARM_NS (below):
+ * a point's experiments cover less than a lap there, and the first laps after the build are
+ * not the chase's steady state. Each
  * point reports the median over experiments with its 95% CI; the minimum is used only to find the
  * cache sizes (seed 000's appendix: "the median result would usually be used because of the
  * variance added by caching effects. However, when determining the cache size, the minimum result
@@ -34,21 +35,23 @@
 #define LATENCY_MAX_UNKNOWN_LLC ((uint64_t)128 << 20)
 #define LATENCY_SEED 0x6d62737569746531u
 #define LATENCY_MAX_LEVELS 16
-/* How long setup walks a set larger than half the L2 before it is timed (the random chase's
- * rise from the L2 began at 0.7 of it here). A point's experiments (at least 11 of 20 us)
- * cover less than one lap of such a set, so without it they read the laps right after the
- * build, which are not the chase's steady state. On the 2-vCPU VM (AMD family
- * 26, 2026-11-28), a random chase over 2 MiB read 11.9 ns a load after one lap in default
- * runs, 9.8-10.0 after 10 ms of laps (25 laps) and 9.8-10.3 after 20 ms; at one point per
- * octave, as `make bench` runs it, 10.7-12.5 after one lap, 10.6-11.1 after 10 ms and 9.9-10.4
- * after 100 ms (4 MiB: 12.6-12.9 and, after 100 ms, 11.8-12.4). Four alternated runs, over the
- * reference chase run after each (bench/ref_chase.c, lmbench's way: it walks for some 200 ms
- * before it times): 4 MiB 1.00-1.08 before, 0.97-1.03 after; 2 MiB 1.07-1.17 and 1.03-1.12.
- * Sets within the L2 did not move. Why the first laps are slower is not established (the L3
- * may keep a line that came back over one that came once). Not a sleep: after 100 ms asleep
- * instead, the 2 MiB chase read 96-100 ns, memory's latency, as if the host had given the
- * idle core's caches to other work. The cost: shm.latency 3.3-3.5 s -> 4.0-4.4 s in a
- * default run. */
+/* How long setup walks a set larger than half the L2 (where the random chase's rise from the
+ * L2 began here, at 0.7 of it) before it is timed, in the line and random orders. A point's
+ * experiments (at least 11 of 20 us) cover less than one lap of such a set, so without it
+ * they read the laps right after the build, which are not the chase's steady state. On the
+ * 2-vCPU VM (AMD family 26, 2026-11-28), a random chase over 2 MiB read 11.9 ns a load after
+ * one lap in default runs, 9.8-10.0 after 10 ms of laps (25 laps) and 9.8-10.3 after 20 ms;
+ * at one point per octave, as `make bench` runs it, 10.7-12.5 after one lap, 10.6-11.1 after
+ * 10 ms and 9.9-10.4 after 100 ms (4 MiB: 12.6-12.9, and 11.8-12.4 after 100 ms). Four
+ * alternated runs, over the reference chase run after each (bench/ref_chase.c, lmbench's
+ * way: it walks for some 200 ms before it times): 4 MiB 1.00-1.08 before, 0.97-1.03 after;
+ * 2 MiB 1.07-1.17 and 1.03-1.12. Sets within the L2 did not move. Why the first laps are
+ * slower is not established (the L3 may keep a line that came back over one that came once).
+ * Not a sleep: after 100 ms asleep instead, the 2 MiB chase read 96-100 ns, memory's latency,
+ * as if the host had given the idle core's caches to other work. Not the page order, whose
+ * minima find the cache sizes: warmed, its rise past the L3 spread over 16-40 MiB, and 2 of
+ * 15 runs of `make bench`'s level check found no memory level (none of 15 before). The cost:
+ * shm.latency 3.3-3.5 s -> 4.0-4.4 s in a default run with all three orders warmed. */
 #define LATENCY_WARM_NS 10e6
 /* Loads a warm-up step walks between reads of the clock (at most some 0.6 ms in memory). */
 #define LATENCY_WARM_STEP_LOADS 4096
@@ -195,7 +198,7 @@ static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
         return -1;
     }
     s->cursor = s->buf;
-    if (bytes > latency_warm_above_bytes(ctx->topology)) {
+    if (!huge && bytes > latency_warm_above_bytes(ctx->topology)) {
         double began_s = mb_clock_elapsed_s();
         while ((mb_clock_elapsed_s() - began_s) * 1e9 < LATENCY_WARM_NS)
             latency_run(s, LATENCY_WARM_STEP_LOADS);
@@ -299,7 +302,7 @@ static uint64_t latency_touch_bytes(const mb_context_t *ctx, const mb_point_t *p
 {
     uint64_t bytes = (uint64_t)pt->v[0];
     /* The warm-up's time, as the bytes that would take it. */
-    if (bytes > latency_warm_above_bytes(ctx->topology))
+    if (pt->v[1] != LATENCY_PAGE && bytes > latency_warm_above_bytes(ctx->topology))
         bytes += (uint64_t)(LATENCY_WARM_NS / LATENCY_TOUCH_NS_PER_BYTE);
     return bytes;
 }
