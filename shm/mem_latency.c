@@ -12,11 +12,10 @@
  * the buffer and walks one lap, so neither page faults nor the build's leftovers in cache are
  * timed, and beyond half the L2 (line and random orders) walks on for LATENCY_WARM_NS (below):
  * a point's experiments cover less than a lap there, and the first laps after the build are
- * not the chase's steady state. Each
- * point reports the median over experiments with its 95% CI; the minimum is used only to find the
- * cache sizes (seed 000's appendix: "the median result would usually be used because of the
- * variance added by caching effects. However, when determining the cache size, the minimum result
- * might be used"). */
+ * not the chase's steady state. Each point reports the median over experiments with its 95%
+ * CI; the minimum is used only to find the cache sizes (seed 000's appendix: "the median
+ * result would usually be used because of the variance added by caching effects. However,
+ * when determining the cache size, the minimum result might be used"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +50,7 @@
  * as if the host had given the idle core's caches to other work. Not the page order, whose
  * minima find the cache sizes: warmed, its rise past the L3 spread over 16-40 MiB, and 2 of
  * 15 runs of `make bench`'s level check found no memory level (none of 15 before). The cost:
- * shm.latency 3.3-3.5 s -> 4.0-4.4 s in a default run with all three orders warmed. */
+ * shm.latency 3.3-3.5 s -> 3.6-3.8 s in a default run (4.0-4.4 s with the page order too). */
 #define LATENCY_WARM_NS 10e6
 /* Loads a warm-up step walks between reads of the clock (at most some 0.6 ms in memory). */
 #define LATENCY_WARM_STEP_LOADS 4096
@@ -165,7 +164,17 @@ static void latency_teardown(void *state)
     free(s);
 }
 
-static void latency_run(void *state, uint64_t iters);
+/* The loop counter runs beside the chain of loads, not after it: no loop overhead to
+ * subtract (the L1 plateau is the load-to-use latency, 4 cycles on Zen 3). */
+static void latency_run(void *state, uint64_t iters)
+{
+    latency_state_t *s = state;
+    void **p = s->cursor;
+    for (uint64_t i = iters; i > 0; i--)
+        p = (void **)*p;
+    s->cursor = p;
+    mb_use_pointer(p);
+}
 
 static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **state, char *err,
                          size_t errlen)
@@ -188,8 +197,8 @@ static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
         latency_teardown(s);
         return -1;
     }
-    /* One lap leaves the caches as every later lap finds them, and proves the chase is one
-     * cycle through every line. */
+    /* One lap proves the chase is one cycle through every line and leaves a set within the L2
+     * as every later lap finds it; a larger one takes LATENCY_WARM_NS of laps (above). */
     uint64_t lines = bytes / LATENCY_LINE_BYTES;
     if (mb_chase_walk(s->buf, lines + 1) != lines) {
         snprintf(err, errlen, "the chase over %zu bytes is not one cycle of %llu lines", bytes,
@@ -198,25 +207,13 @@ static int latency_setup(const mb_context_t *ctx, const mb_point_t *pt, void **s
         return -1;
     }
     s->cursor = s->buf;
-    if (!huge && bytes > latency_warm_above_bytes(ctx->topology)) {
+    if (!huge && bytes > latency_warm_above_bytes(ctx->topology)) { /* not the page order: above */
         double began_s = mb_clock_elapsed_s();
         while ((mb_clock_elapsed_s() - began_s) * 1e9 < LATENCY_WARM_NS)
             latency_run(s, LATENCY_WARM_STEP_LOADS);
     }
     *state = s;
     return 0;
-}
-
-/* The loop counter runs beside the chain of loads, not after it: no loop overhead to
- * subtract (the L1 plateau is the load-to-use latency, 4 cycles on Zen 3). */
-static void latency_run(void *state, uint64_t iters)
-{
-    latency_state_t *s = state;
-    void **p = s->cursor;
-    for (uint64_t i = iters; i > 0; i--)
-        p = (void **)*p;
-    s->cursor = p;
-    mb_use_pointer(p);
 }
 
 /* Median of the random curve's minima at sizes lo..hi (its own points there), 0 if none. */
@@ -315,7 +312,8 @@ const mb_bench_t mb_bench_shm_latency = {
     .measures = "one dependent load (p = *p) of a pointer chase through every 64-byte line of "
                 "size_bytes once per lap (successive lines, random within 4 KiB pages "
                 "of huge-page memory, or "
-                "random over the whole set), after one untimed lap; median over experiments "
+                "random over the whole set), after one untimed lap and, beyond half the L2 in "
+                "the line and random orders, 10 ms of untimed laps; median over experiments "
                 "(the cache levels from the minima)",
     .scope = MB_SCOPE_ONE,
     .single_core = true, /* the node's state moved it by 0.5% (README, "Drift probe") */
