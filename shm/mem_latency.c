@@ -49,8 +49,9 @@
  * Not a sleep: after 100 ms asleep instead, the 2 MiB chase read 96-100 ns, memory's latency,
  * as if the host had given the idle core's caches to other work. Not the page order, whose
  * minima find the cache sizes: warmed, its rise past the L3 spread over 16-40 MiB, and 2 of
- * 15 runs of `make bench`'s level check found no memory level (none of 15 before). The cost:
- * shm.latency 3.3-3.5 s -> 3.6-3.8 s in a default run (4.0-4.4 s with the page order too). */
+ * 15 runs of `make bench`'s level check found no memory level (none of 15 before). The cost,
+ * alternated: shm.latency 3.56-3.60 s -> 3.97-4.04 s of the shm group (4.0-4.4 s in default
+ * runs with the page order warmed too). */
 #define LATENCY_WARM_NS 10e6
 /* Loads a warm-up step walks between reads of the clock (at most some 0.6 ms in memory). */
 #define LATENCY_WARM_STEP_LOADS 4096
