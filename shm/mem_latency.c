@@ -238,7 +238,8 @@ static double latency_random_median(const mb_point_t *pts, const mb_measurement_
 }
 
 /* Cache levels (cache_detect.h) on the minima of the page curve, or of the random or line
- * curve when that one shows none: {"levels_from": stride, "levels": [{"size_bytes" (where
+ * curve when that one shows none, with the medians to tell a steady plateau from a run of
+ * lucky minima: {"levels_from": stride, "levels": [{"size_bytes" (where
  * the plateau ends), "latency_ns" (on that curve), "random_latency_ns" (the random curve's
  * over the same sizes: the load-to-use latency), "open" (runs to the end of the curve:
  * memory, or a curve cut short), "midpoint_bytes" (half-way up the rise to the next
@@ -253,8 +254,9 @@ static json_t *latency_derive(const mb_point_t *pts, const mb_measurement_t *ms,
     static const int preference[] = {LATENCY_PAGE, LATENCY_RANDOM, LATENCY_LINE};
     uint64_t *sizes = malloc((n ? n : 1) * sizeof *sizes);
     double *lat = malloc((n ? n : 1) * sizeof *lat);
+    double *median = malloc((n ? n : 1) * sizeof *median);
     json_t *out = NULL;
-    if (!sizes || !lat)
+    if (!sizes || !lat || !median)
         goto done;
     for (size_t p = 0; p < MB_COUNT(preference) && !out; p++) {
         size_t m = 0;
@@ -262,10 +264,12 @@ static json_t *latency_derive(const mb_point_t *pts, const mb_measurement_t *ms,
             if (pts[i].v[1] != preference[p] || ms[i].n == 0) /* a failed point: no figure */
                 continue;
             sizes[m] = (uint64_t)pts[i].v[0];
+            median[m] = ms[i].stats.median;
             lat[m++] = ms[i].stats.min;
         }
         mb_cache_level_t lv[LATENCY_MAX_LEVELS];
-        int nlev = mb_cache_detect(sizes, lat, m, NULL, lv, LATENCY_MAX_LEVELS);
+        int nlev =
+            mb_cache_detect_with_medians(sizes, lat, median, m, NULL, lv, LATENCY_MAX_LEVELS);
         if (nlev <= 0)
             continue;
         json_t *levels = json_array();
@@ -287,6 +291,7 @@ static json_t *latency_derive(const mb_point_t *pts, const mb_measurement_t *ms,
 done:
     free(sizes);
     free(lat);
+    free(median);
     return out;
 }
 

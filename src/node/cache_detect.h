@@ -40,4 +40,13 @@ typedef struct mb_cache_detect_opts {
 int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_t n,
                     const mb_cache_detect_opts_t *opts, mb_cache_level_t *levels, size_t max);
 
+/* As mb_cache_detect on the minima latency_ns, with each point's median over its
+ * experiments in median_ns (NULL: none): a level between two others that spans less than
+ * an octave, with fewer than min_points points whose median is within the tolerance of their
+ * minimum, is dropped, its points left to the rise (cache_detect.c, step 4). */
+int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *latency_ns,
+                                 const double *median_ns, size_t n,
+                                 const mb_cache_detect_opts_t *opts, mb_cache_level_t *levels,
+                                 size_t max);
+
 #endif
