@@ -89,7 +89,8 @@ bench_preflight() {
     # 2026-11-28), so a reference read once, seconds away, can be 1.4% off the clock mhz
     # saw. Where the two readings differ by over 1% the clock moved during the trial, and
     # the next of up to 3 trials is taken.
-    local trial r1 r2 mhz_line mhz verdict=""
+    # mhz stays global: the shm section reads the L1 latency in cycles at its clock.
+    local trial r1 r2 mhz_line verdict=""
     for trial in 1 2 3; do
         r1=$("$BUILD/tests/mhz_reference" 2>&1 | awk '/^reference MHz:/ { print $3 }')
         # mhz exits 1 when it finds the system too busy: a figure of this section, not its end.
