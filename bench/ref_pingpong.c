@@ -1,20 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* ref_pingpong [--same-buffer] SIZE...: the reference for mbsuite's mpi.pingpong in `make
- * bench`, written as osu_latency measures (OSU micro-benchmarks 7): ranks 0 and 1, a send
- * buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters` round
- * trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip
- * (10000 iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU), rank r bound
- * to the r-th allowed CPU (ref_bind.h). Prints "SIZE NS BLOCK_NS" per size on rank 0: the
- * half round trip in ns, the loop's mean as osu_latency reports it, then the median over
- * blocks of round trips of about 20 us each (at least one round trip), mbsuite's experiments
- * on these machines, read off the same loop with one clock read per block: the same loop
- * with mbsuite's statistic, so that `make bench` can tell the method's part of a difference
- * from the rest. --same-buffer sends and receives in one buffer (mbsuite's pingpong before
- * issue 15), to show what that costs. --recycle BYTES first maps, writes and unmaps BYTES, so
- * that the buffers' pages are ones the process has just given back, as mbsuite's message
- * buffers are after its pre-flight's memory mode (a working set per rank read, then freed).
- * On the 2-vCPU KVM VMs a 1 MiB pingpong between such pages took 0.78-1.16 (median 0.91) of
- * the time between pages fresh to the process (README, "How it measures"). */
+/* ref_pingpong [--same-buffer] [--dup] [--recycle BYTES] SIZE...: the reference for mbsuite's
+ * mpi.pingpong in `make bench`, written as osu_latency measures (OSU micro-benchmarks 7): ranks 0
+ * and 1, a send buffer and a receive buffer on each, a warm-up of `skip` round trips, then `iters`
+ * round trips timed as a whole with MPI_Wtime after a barrier, half the time per round trip (10000
+ * iterations and 100 warm-up up to 8 KiB, 1000 and 10 above, as OSU), rank r bound to the r-th
+ * allowed CPU (ref_bind.h). Prints "SIZE NS BLOCK_NS" per size on rank 0: the half round trip in
+ * ns, the loop's mean as osu_latency reports it, then the median over blocks of round trips of
+ * about 20 us each (at least one round trip), mbsuite's experiments on these machines, read off
+ * the same loop with one clock read per block: the same loop with mbsuite's statistic, so that
+ * `make bench` can tell the method's part of a difference from the rest. --same-buffer sends and
+ * receives in one buffer (mbsuite's pingpong before issue 15), to show what that costs. --recycle
+ * BYTES first maps, writes and unmaps BYTES, so that the buffers' pages are ones the process has
+ * just given back, as mbsuite's message buffers are after its pre-flight's memory mode (a working
+ * set per rank read, then freed). On the 2-vCPU KVM VMs a 1 MiB pingpong between such pages took
+ * 0.78-1.16 (median 0.91) of the time between pages fresh to the process (README, "How it
+ * measures"). --dup first makes one communicator (MPI_Comm_dup of MPI_COMM_WORLD, left unused), as
+ * mbsuite and any program that makes one has: from then on Open MPI runs its nonblocking
+ * collectives' progress (libnbc) in every poll, and on the VMs a 0-byte pingpong on MPI_COMM_WORLD
+ * read a median of 299 ns before and 339 after in the node's slow state (README, "How it
+ * measures"). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +56,13 @@ int main(int argc, char **argv)
     int first = 1;
     int same = 0;
     size_t recycle = 0;
+    MPI_Comm made = MPI_COMM_NULL;
     for (;;) {
         if (argc > first && strcmp(argv[first], "--same-buffer") == 0) {
             same = 1;
+            first++;
+        } else if (argc > first && strcmp(argv[first], "--dup") == 0) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &made);
             first++;
         } else if (argc > first + 1 && strcmp(argv[first], "--recycle") == 0) {
             recycle = (size_t)strtoull(argv[first + 1], NULL, 0);
@@ -68,7 +76,8 @@ int main(int argc, char **argv)
     if (size < 2 || argc <= first) {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: mpirun -np 2 ref_pingpong [--same-buffer] [--recycle BYTES] SIZE...\n");
+                    "usage: mpirun -np 2 ref_pingpong [--same-buffer] [--dup] [--recycle BYTES] "
+                    "SIZE...\n");
         MPI_Finalize();
         return 2;
     }
@@ -120,6 +129,8 @@ int main(int argc, char **argv)
         free(sbuf);
         free(rbuf);
     }
+    if (made != MPI_COMM_NULL)
+        MPI_Comm_free(&made);
     MPI_Finalize();
     return 0;
 }
