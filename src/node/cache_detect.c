@@ -19,16 +19,22 @@
  *     points), which is dropped, and the plateau is tried again on the level below; else
  *     the plateau starts a new level. So every level is at least min_step above the one
  *     before, and the curve's levels rise.
- *  4. Given each point's median over its experiments beside the minimum the curve is made
- *     of, drop a level between two others that spans less than an octave (a cache holds at
- *     least twice the one below it) and has fewer than min_points steady points (median
- *     within tol of the minimum). Past a cache, an experiment covers part of a lap,
- *     and the minimum is the experiment whose part of the set the cache happened to keep:
- *     a plateau of such minima partway up the rise from L3 to memory made a spurious level
- *     in 7 of 248 stored runs of the default curve on the 2-vCPU VMs, its medians rising
- *     through it (minima 24.4, 25.4, 24.0 ns at 32-45 MiB; medians 24.8, 27.9, 37.0), while
- *     the caches' plateaus keep their medians within a few % of their minima. Step 4 took
- *     six of the seven away and changed no other run's levels.
+ *  4. Drop a level between two others that no cache makes:
+ *     a. where at least two points between the level below and it are within tol of the
+ *        level above it, or slower: the curve had already risen to the slower level, and a
+ *        cache's plateau comes before that. On the 2-vCPU VM a burst took two points at
+ *        11-14 MiB to memory's 35-39 ns before three steady ones at 22-24 ns (a level in 1
+ *        of 40 runs of make bench's check, no other of 405 stored curves changed);
+ *     b. given each point's median over its experiments beside the minimum the curve is
+ *        made of, where it spans less than an octave (a cache holds at least twice the one
+ *        below it) and has fewer than min_points steady points (median within tol of the
+ *        minimum). Past a cache, an experiment covers part of a lap, and the minimum is the
+ *        experiment whose part of the set the cache happened to keep: a plateau of such
+ *        minima partway up the rise from L3 to memory made a spurious level in 7 of 248
+ *        stored runs of the default curve on the 2-vCPU VMs, its medians rising through it
+ *        (minima 24.4, 25.4, 24.0 ns at 32-45 MiB; medians 24.8, 27.9, 37.0), while the
+ *        caches' plateaus keep their medians within a few % of their minima. 4b took six of
+ *        the seven away and changed no other run's levels.
  * A level then runs on over any later point, before the next level, within tol of it (an
  * outlier near a plateau's end leaves too few points after it to be a plateau).
  * Each level's size is its largest working set, its latency the median of its points, and
@@ -106,8 +112,19 @@ static uint64_t detect_midpoint(const uint64_t *sizes, const double *lat, size_t
     return 0;
 }
 
+/* Whether at least two points from first to last (indices on the curve) are within a
+ * factor 1 + tol of above_ns, or over it (step 4a). */
+static bool detect_reached(const double *latency_ns, size_t first, size_t last, double above_ns,
+                           double tol)
+{
+    size_t reached = 0;
+    for (size_t i = first; i <= last; i++)
+        reached += latency_ns[i] * (1 + tol) >= above_ns;
+    return reached >= 2;
+}
+
 /* Whether the points in runs[a..b] span less than an octave and fewer than min_points of
- * them are steady: median_ns within a factor 1 + tol of latency_ns (step 4). */
+ * them are steady: median_ns within a factor 1 + tol of latency_ns (step 4b). */
 static bool detect_unsteady(const uint64_t *sizes_bytes, const double *latency_ns,
                             const double *median_ns, const detect_run_t *runs, size_t a, size_t b,
                             double tol, size_t min_points)
@@ -201,19 +218,23 @@ int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *late
         start[ngroups] = end[ngroups] = at;
         ngroups++;
     }
-    /* 4. Drop a level between two others whose minima are no steady reading. */
-    if (median_ns) {
-        size_t kept_groups = 0;
-        for (size_t g = 0; g < ngroups; g++) {
-            if (g > 0 && g + 1 < ngroups &&
-                detect_unsteady(sizes_bytes, latency_ns, median_ns, runs, start[g], end[g], tol,
-                                min_points))
+    /* 4. Drop a level between two others that no cache makes: the curve reached the level
+     * above it before it (a), or its minima are no steady reading (b). */
+    size_t kept_groups = 0;
+    for (size_t g = 0; g < ngroups; g++) {
+        if (g > 0 && g + 1 < ngroups) {
+            size_t below_last = runs[end[kept_groups - 1]].last, first = runs[start[g]].first;
+            double above = detect_median(latency_ns, runs, start[g + 1], end[g + 1], scratch);
+            if ((first > below_last + 1 &&
+                 detect_reached(latency_ns, below_last + 1, first - 1, above, tol)) ||
+                (median_ns && detect_unsteady(sizes_bytes, latency_ns, median_ns, runs, start[g],
+                                              end[g], tol, min_points)))
                 continue;
-            start[kept_groups] = start[g];
-            end[kept_groups++] = end[g];
         }
-        ngroups = kept_groups;
+        start[kept_groups] = start[g];
+        end[kept_groups++] = end[g];
     }
+    ngroups = kept_groups;
     size_t nlev = 0;
     for (size_t g = 0; g < ngroups && nlev < max; g++) {
         levels[nlev++] = (mb_cache_level_t){
