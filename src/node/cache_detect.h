@@ -34,7 +34,9 @@ typedef struct mb_cache_detect_opts {
 } mb_cache_detect_opts_t;
 
 /* The plateaus of the curve (n points, sizes_bytes strictly ascending, latency_ns > 0),
- * smallest working sets first, into levels[0..max); opts may be NULL for the defaults.
+ * smallest working sets first, into levels[0..max), less any level between two others
+ * that the curve had already risen past (cache_detect.c, step 4a); opts may be NULL for
+ * the defaults.
  * Returns the number of levels written (0 when no run of points is a plateau), or -1 when
  * the sizes are not ascending, a latency is not positive, or memory runs out. */
 int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_t n,
@@ -43,7 +45,7 @@ int mb_cache_detect(const uint64_t *sizes_bytes, const double *latency_ns, size_
 /* As mb_cache_detect on the minima latency_ns, with each point's median over its
  * experiments in median_ns (NULL: none): a level between two others that spans less than
  * an octave, with fewer than min_points points whose median is within the tolerance of their
- * minimum, is dropped, its points left to the rise (cache_detect.c, step 4). */
+ * minimum, is dropped too, its points left to the rise (cache_detect.c, step 4b). */
 int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *latency_ns,
                                  const double *median_ns, size_t n,
                                  const mb_cache_detect_opts_t *opts, mb_cache_level_t *levels,
