@@ -237,17 +237,18 @@ static double latency_random_median(const mb_point_t *pts, const mb_measurement_
     return m % 2 ? scratch[m / 2] : 0.5 * (scratch[m / 2 - 1] + scratch[m / 2]);
 }
 
-/* Cache levels (cache_detect.h) on the minima of the page curve, or of the random or line
- * curve when that one shows none, with the medians to tell a steady plateau from a run of
- * lucky minima: {"levels_from": stride, "levels": [{"size_bytes" (where the plateau ends),
- * "latency_ns" (on that curve), "random_latency_ns" (the random curve's over the same
- * sizes: the load-to-use latency), "open" (runs to the end of the curve: memory, or a curve
- * cut short), "midpoint_bytes" (half-way up the rise to the next level)}]}. The page order finds the sizes: it misses the TLB once per 64 loads at most, so the
- * TLB's reach and page walks, which grow with the working set past a few MiB and made
- * the random curve's memory plateau rise in steps (spurious levels between L3 and memory,
- * issue 15), leave it flat; its latencies are lower than the random order's where the
- * prefetchers help within a page, hence random_latency_ns. The sizes hwloc reports are in
- * the node description, for the report to set beside these. */
+/* Cache levels (cache_detect.h) on the minima of the page curve, or of the random or line curve
+ * when that one shows none, with the medians to tell a steady plateau from a run of lucky
+ * minima: {"levels_from": stride, "levels": [{"size_bytes" (where the plateau ends),
+ * "latency_ns" (on that curve), "random_latency_ns" (the random curve's over the same sizes:
+ * the load-to-use latency), "open" (runs to the end of the curve: memory, or a curve cut
+ * short), "midpoint_bytes" (half-way up the rise to the next level)}]}. The page order finds
+ * the sizes: it misses the TLB once per 64 loads at most, so the TLB's reach and page walks,
+ * which grow with the working set past a few MiB and made the random curve's memory plateau
+ * rise in steps (spurious levels between L3 and memory, issue 15), leave it flat; its latencies
+ * are lower than the random order's where the prefetchers help within a page, hence
+ * random_latency_ns. The sizes hwloc reports are in the node description, for the report to set
+ * beside these. */
 static json_t *latency_derive(const mb_point_t *pts, const mb_measurement_t *ms, size_t n)
 {
     static const int preference[] = {LATENCY_PAGE, LATENCY_RANDOM, LATENCY_LINE};
