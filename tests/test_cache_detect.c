@@ -38,11 +38,17 @@ static double noise(uint64_t *s, double amp)
  * first points past a capacity take 1/(blur+1), 2/(blur+1), ... of the jump in log
  * latency), times 1 + noise. The curve goes on two octaves past the last capacity, so
  * that memory is a plateau of three points or more even at 2 points per octave. */
+/* The k-th size of a curve from 1 KiB at ppo points per octave, on a 64-byte multiple. */
+static uint64_t grid_size(int k, int ppo)
+{
+    return (uint64_t)llround(1024 * exp2((double)k / ppo) / 64) * 64;
+}
+
 static void synth(curve_t *c, int ppo, int blur, double amp, uint64_t seed)
 {
     c->n = 0;
     for (int k = 0; k <= 18 * ppo; k++) {
-        uint64_t size = (uint64_t)llround(1024 * exp2((double)k / ppo) / 64) * 64;
+        uint64_t size = grid_size(k, ppo);
         double lat = lats[0];
         for (int l = 0; l < 3; l++) {
             double past = log2((double)size / (double)caps[l]) * ppo; /* steps past it */
@@ -370,49 +376,33 @@ static void test_bad_input(void **state)
     assert_int_equal(mb_cache_detect(sizes, lat, 4, NULL, lv, 4), -1);
 }
 
+/* A measured curve on the default config's sizes (shm.latency: 1 KiB to 128 MiB, 4 points
+ * per octave), latencies in ns. */
+static curve_t on_default_grid(const double *lat_ns, size_t n)
+{
+    curve_t c = {.n = n};
+    for (size_t i = 0; i < n; i++)
+        c.size[i] = grid_size((int)i, 4), c.lat[i] = lat_ns[i];
+    return c;
+}
+
 /* The "random" curve measured by shm.latency on the development machine, an AMD EPYC
  * (Zen 3) VM whose hwloc caches are L1d 32 KiB, L2 512 KiB, L3 32 MiB (shared with other
  * guests). Medians in ns. The L2 edge begins near half its capacity and the L3 one near
  * 8 MiB, where this guest's share of the L3 ends. */
-typedef struct measured_point {
-    uint64_t size;
-    double lat;
-} measured_point_t;
-
-/* A measured curve as a curve_t. */
-static curve_t measured(const measured_point_t *pts, size_t n)
-{
-    curve_t c = {.n = n};
-    for (size_t i = 0; i < n; i++)
-        c.size[i] = pts[i].size, c.lat[i] = pts[i].lat;
-    return c;
-}
-
-static const measured_point_t epyc[] = {
-    {1024, 1.23},        {1216, 1.23},       {1472, 1.23},       {1728, 1.23},
-    {2048, 1.23},        {2432, 1.23},       {2880, 1.23},       {3456, 1.23},
-    {4096, 1.23},        {4864, 1.23},       {5824, 1.23},       {6912, 1.23},
-    {8192, 1.23},        {9728, 1.23},       {11584, 1.23},      {13760, 1.23},
-    {16384, 1.23},       {19456, 1.23},      {23168, 1.23},      {27584, 1.25},
-    {32768, 1.33},       {38976, 3.59},      {46336, 3.69},      {55104, 3.70},
-    {65536, 3.70},       {77952, 3.70},      {92672, 3.71},      {110208, 3.75},
-    {131072, 3.75},      {155840, 3.74},     {185344, 3.73},     {220416, 3.72},
-    {262144, 3.74},      {311744, 4.14},     {370752, 4.51},     {440896, 5.74},
-    {524288, 6.86},      {623488, 8.66},     {741440, 11.72},    {881728, 12.72},
-    {1048576, 13.61},    {1246976, 14.04},   {1482880, 15.05},   {1763456, 15.14},
-    {2097152, 15.85},    {2493952, 15.80},   {2965824, 16.14},   {3526976, 16.21},
-    {4194304, 16.36},    {4987904, 16.50},   {5931648, 17.49},   {7053952, 17.09},
-    {8388608, 17.49},    {9975808, 21.73},   {11863296, 27.55},  {14107904, 58.83},
-    {16777216, 121.06},  {19951616, 114.64}, {23726592, 131.65}, {28215808, 106.26},
-    {33554432, 112.82},  {39903168, 116.24}, {47453120, 127.07}, {56431616, 136.55},
-    {67108864, 134.40},  {79806336, 128.37}, {94906240, 133.98}, {112863232, 128.85},
-    {134217728, 135.31},
+static const double epyc_ns[] = {
+    1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,
+    1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.23,   1.25,   1.33,   3.59,   3.69,   3.70,
+    3.70,   3.70,   3.71,   3.75,   3.75,   3.74,   3.73,   3.72,   3.74,   4.14,   4.51,   5.74,
+    6.86,   8.66,   11.72,  12.72,  13.61,  14.04,  15.05,  15.14,  15.85,  15.80,  16.14,  16.21,
+    16.36,  16.50,  17.49,  17.09,  17.49,  21.73,  27.55,  58.83,  121.06, 114.64, 131.65, 106.26,
+    112.82, 116.24, 127.07, 136.55, 134.40, 128.37, 133.98, 128.85, 135.31,
 };
 
 static void test_measured_curve(void **state)
 {
     (void)state;
-    curve_t c = measured(epyc, sizeof epyc / sizeof epyc[0]);
+    curve_t c = on_default_grid(epyc_ns, sizeof epyc_ns / sizeof epyc_ns[0]);
     mb_cache_level_t lv[8];
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
     assert_int_equal(lv[0].size_bytes, 32 * KIB);
@@ -433,27 +423,18 @@ static void test_measured_curve(void **state)
  * kernel's huge pages, size by size): no run of three within 20% is flat, and the tail is
  * steep as a whole from 9.0 ns. Memory is the open level from 27.8 ns on; it was missed,
  * and Table 6 had no main memory, in 3 of 23 runs stored here. */
-static const measured_point_t vm_page[] = {
-    {1024, 0.95},      {1216, 0.95},      {1472, 0.95},       {1728, 0.95},       {2048, 0.95},
-    {2432, 0.95},      {2880, 0.95},      {3456, 0.95},       {4096, 0.95},       {4864, 0.95},
-    {5824, 0.95},      {6912, 0.95},      {8192, 0.95},       {9728, 0.95},       {11584, 0.95},
-    {13760, 0.95},     {16384, 0.95},     {19456, 0.95},      {23168, 0.95},      {27584, 0.95},
-    {32768, 0.95},     {38976, 0.95},     {46336, 0.96},      {55104, 2.05},      {65536, 2.01},
-    {77952, 2.04},     {92672, 2.06},     {110208, 2.07},     {131072, 2.06},     {155840, 2.05},
-    {185344, 2.09},    {220416, 2.06},    {262144, 2.04},     {311744, 2.04},     {370752, 2.06},
-    {440896, 2.07},    {524288, 2.05},    {623488, 2.06},     {741440, 2.18},     {881728, 2.33},
-    {1048576, 2.66},   {1246976, 3.65},   {1482880, 3.78},    {1763456, 3.95},    {2097152, 4.05},
-    {2493952, 4.11},   {2965824, 4.23},   {3526976, 4.15},    {4194304, 4.48},    {4987904, 4.21},
-    {5931648, 4.21},   {7053952, 5.08},   {8388608, 5.06},    {9975808, 6.04},    {11863296, 4.31},
-    {14107904, 5.01},  {16777216, 4.34},  {19951616, 8.99},   {23726592, 27.75},  {28215808, 34.55},
-    {33554432, 43.95}, {39903168, 35.03}, {47453120, 35.35},  {56431616, 38.94},  {67108864, 51.33},
-    {79806336, 34.63}, {94906240, 51.34}, {112863232, 33.65}, {134217728, 36.71},
+static const double vm_page_ns[] = {
+    0.95, 0.95, 0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,
+    0.95, 0.95, 0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.96,  2.05,  2.01,  2.04,  2.06,  2.07,
+    2.06, 2.05, 2.09,  2.06,  2.04,  2.04,  2.06,  2.07,  2.05,  2.06,  2.18,  2.33,  2.66,  3.65,
+    3.78, 3.95, 4.05,  4.11,  4.23,  4.15,  4.48,  4.21,  4.21,  5.08,  5.06,  6.04,  4.31,  5.01,
+    4.34, 8.99, 27.75, 34.55, 43.95, 35.03, 35.35, 38.94, 51.33, 34.63, 51.34, 33.65, 36.71,
 };
 
 static void test_memory_after_a_rise(void **state)
 {
     (void)state;
-    curve_t c = measured(vm_page, sizeof vm_page / sizeof vm_page[0]);
+    curve_t c = on_default_grid(vm_page_ns, sizeof vm_page_ns / sizeof vm_page_ns[0]);
     mb_cache_level_t lv[8];
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
     assert_int_equal(lv[2].size_bytes, 16 * MIB);
@@ -467,27 +448,19 @@ static void test_memory_after_a_rise(void **state)
  * 9.5 MiB a burst took 11-14 MiB to memory's 35-39 ns, then 16-23 MiB read 22-24 ns (their
  * medians within 17%), then memory. The 22-24 ns stretch was a level between L3 and memory;
  * the curve had reached memory before it, which no cache's plateau allows. */
-static const measured_point_t vm_burst[] = {
-    {1024, 0.93},      {1216, 0.93},      {1472, 0.94},       {1728, 0.95},       {2048, 0.95},
-    {2432, 0.94},      {2880, 0.94},      {3456, 0.94},       {4096, 0.95},       {4864, 0.95},
-    {5824, 0.94},      {6912, 0.94},      {8192, 0.95},       {9728, 0.95},       {11584, 0.96},
-    {13760, 0.95},     {16384, 0.95},     {19456, 0.95},      {23168, 0.95},      {27584, 0.95},
-    {32768, 0.95},     {38976, 0.95},     {46336, 0.95},      {55104, 2.04},      {65536, 1.99},
-    {77952, 2.02},     {92672, 2.05},     {110208, 2.04},     {131072, 2.05},     {155840, 2.02},
-    {185344, 2.06},    {220416, 2.04},    {262144, 2.01},     {311744, 2.03},     {370752, 2.06},
-    {440896, 2.06},    {524288, 2.05},    {623488, 2.04},     {741440, 2.16},     {881728, 2.34},
-    {1048576, 2.88},   {1246976, 3.29},   {1482880, 3.51},    {1763456, 3.88},    {2097152, 4.07},
-    {2493952, 4.30},   {2965824, 4.33},   {3526976, 4.27},    {4194304, 4.32},    {4987904, 4.31},
-    {5931648, 4.46},   {7053952, 4.28},   {8388608, 4.38},    {9975808, 4.56},    {11863296, 34.97},
-    {14107904, 39.39}, {16777216, 24.25}, {19951616, 21.76},  {23726592, 24.28},  {28215808, 33.26},
-    {33554432, 38.75}, {39903168, 38.05}, {47453120, 39.67},  {56431616, 39.88},  {67108864, 39.14},
-    {79806336, 39.39}, {94906240, 39.49}, {112863232, 39.52}, {134217728, 39.35},
+static const double vm_burst_ns[] = {
+    0.93,  0.93,  0.94,  0.95,  0.95,  0.94,  0.94,  0.94,  0.95,  0.95,  0.94,  0.94,
+    0.95,  0.95,  0.96,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  0.95,  2.04,
+    1.99,  2.02,  2.05,  2.04,  2.05,  2.02,  2.06,  2.04,  2.01,  2.03,  2.06,  2.06,
+    2.05,  2.04,  2.16,  2.34,  2.88,  3.29,  3.51,  3.88,  4.07,  4.30,  4.33,  4.27,
+    4.32,  4.31,  4.46,  4.28,  4.38,  4.56,  34.97, 39.39, 24.25, 21.76, 24.28, 33.26,
+    38.75, 38.05, 39.67, 39.88, 39.14, 39.39, 39.49, 39.52, 39.35,
 };
 
 static void test_level_after_the_curve_reached_the_next(void **state)
 {
     (void)state;
-    curve_t c = measured(vm_burst, sizeof vm_burst / sizeof vm_burst[0]);
+    curve_t c = on_default_grid(vm_burst_ns, sizeof vm_burst_ns / sizeof vm_burst_ns[0]);
     mb_cache_level_t lv[8];
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
     assert_int_equal(lv[1].size_bytes, 881728);
@@ -500,76 +473,60 @@ static void test_level_after_the_curve_reached_the_next(void **state)
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 5);
 }
 
-/* A measured point with its median over the experiments beside the minimum. */
-typedef struct measured_spread {
-    uint64_t size;
-    double min, median;
-} measured_spread_t;
-
 /* The page curve of a run of make bench's ten on the 2-vCPU KVM VM (AMD EPYC family 26,
  * hwloc: L1d 48 KiB, L2 1 MiB, L3 32 MiB; 2026-11-28), ns, minimum and median. At 32-45 MiB
  * the minima pause at 24-25 ns on the rise from L3 to memory while the medians rise through
  * them (24.75, 27.91, 37.01): the luckiest experiments, each over part of a lap, not a
  * cache. 2 of 40 runs had such a pause; from the minima alone it is a level. */
-static const measured_spread_t vm_pause[] = {
-    {1024, 0.91, 0.91},       {1216, 0.92, 0.92},        {1472, 0.91, 0.92},
-    {1728, 0.92, 0.92},       {2048, 0.92, 0.92},        {2432, 0.91, 0.92},
-    {2880, 0.91, 0.91},       {3456, 0.91, 0.91},        {4096, 0.92, 0.92},
-    {4864, 0.93, 0.93},       {5824, 0.93, 0.93},        {6912, 0.93, 0.93},
-    {8192, 0.94, 0.95},       {9728, 0.93, 0.94},        {11584, 0.93, 0.94},
-    {13760, 0.92, 0.93},      {16384, 0.93, 0.93},       {19456, 0.93, 0.93},
-    {23168, 0.93, 0.94},      {27584, 0.93, 0.93},       {32768, 0.93, 0.94},
-    {38976, 0.92, 0.93},      {46336, 0.93, 0.93},       {55104, 2.00, 2.02},
-    {65536, 1.96, 1.97},      {77952, 1.99, 2.02},       {92672, 2.03, 2.05},
-    {110208, 2.04, 2.05},     {131072, 2.02, 2.03},      {155840, 2.00, 2.00},
-    {185344, 2.04, 2.05},     {220416, 2.01, 2.01},      {262144, 2.00, 2.04},
-    {311744, 1.99, 2.00},     {370752, 2.01, 2.03},      {440896, 2.00, 2.02},
-    {524288, 2.01, 2.02},     {623488, 2.01, 2.01},      {741440, 2.00, 2.01},
-    {881728, 2.12, 2.13},     {1048576, 2.50, 2.56},     {1246976, 2.97, 3.01},
-    {1482880, 3.43, 3.48},    {1763456, 3.84, 3.90},     {2097152, 4.01, 4.09},
-    {2493952, 4.17, 4.20},    {2965824, 4.25, 4.26},     {3526976, 4.18, 4.20},
-    {4194304, 4.23, 4.27},    {4987904, 4.24, 4.29},     {5931648, 4.24, 4.29},
-    {7053952, 4.19, 4.21},    {8388608, 4.19, 4.23},     {9975808, 4.23, 4.26},
-    {11863296, 4.24, 4.29},   {14107904, 4.36, 4.47},    {16777216, 4.84, 5.04},
-    {19951616, 5.70, 6.29},   {23726592, 7.50, 8.26},    {28215808, 13.01, 15.55},
-    {33554432, 24.41, 24.75}, {39903168, 25.36, 27.91},  {47453120, 23.99, 37.01},
-    {56431616, 38.82, 39.55}, {67108864, 39.12, 39.80},  {79806336, 39.47, 40.44},
-    {94906240, 38.36, 39.65}, {112863232, 39.58, 41.00}, {134217728, 38.29, 39.04},
+static const double vm_pause_min_ns[] = {
+    0.91, 0.92, 0.91, 0.92,  0.92,  0.91,  0.91,  0.91,  0.92,  0.93,  0.93,  0.93,  0.94,  0.93,
+    0.93, 0.92, 0.93, 0.93,  0.93,  0.93,  0.93,  0.92,  0.93,  2.00,  1.96,  1.99,  2.03,  2.04,
+    2.02, 2.00, 2.04, 2.01,  2.00,  1.99,  2.01,  2.00,  2.01,  2.01,  2.00,  2.12,  2.50,  2.97,
+    3.43, 3.84, 4.01, 4.17,  4.25,  4.18,  4.23,  4.24,  4.24,  4.19,  4.19,  4.23,  4.24,  4.36,
+    4.84, 5.70, 7.50, 13.01, 24.41, 25.36, 23.99, 38.82, 39.12, 39.47, 38.36, 39.58, 38.29,
+};
+static const double vm_pause_median_ns[] = {
+    0.91, 0.92, 0.92, 0.92,  0.92,  0.92,  0.91,  0.91,  0.92,  0.93,  0.93,  0.93,  0.95,  0.94,
+    0.94, 0.93, 0.93, 0.93,  0.94,  0.93,  0.94,  0.93,  0.93,  2.02,  1.97,  2.02,  2.05,  2.05,
+    2.03, 2.00, 2.05, 2.01,  2.04,  2.00,  2.03,  2.02,  2.02,  2.01,  2.01,  2.13,  2.56,  3.01,
+    3.48, 3.90, 4.09, 4.20,  4.26,  4.20,  4.27,  4.29,  4.29,  4.21,  4.23,  4.26,  4.29,  4.47,
+    5.04, 6.29, 8.26, 15.55, 24.75, 27.91, 37.01, 39.55, 39.80, 40.44, 39.65, 41.00, 39.04,
 };
 
-/* A curve at one point per octave on the same VM (an older default): two of the L3's four
+/* A curve from 4 KiB at one point per octave on the same VM (an older default), minimum
+ * and median: two of the L3's four
  * points are unsteady (median 1.4-1.9x the minimum), but the level spans three octaves, as
  * a cache does. */
-static const measured_spread_t vm_octaves[] = {
-    {4096, 0.95, 0.95},        {8192, 0.95, 0.95},        {16384, 0.95, 0.95},
-    {32768, 0.95, 0.95},       {65536, 2.02, 2.02},       {131072, 2.08, 2.08},
-    {262144, 2.04, 2.04},      {524288, 2.06, 2.07},      {1048576, 2.13, 2.46},
-    {2097152, 4.38, 4.44},     {4194304, 4.36, 8.22},     {8388608, 4.29, 4.51},
-    {16777216, 4.53, 6.33},    {33554432, 29.66, 39.81},  {67108864, 33.19, 38.99},
-    {134217728, 36.09, 41.80}, {268435456, 38.86, 55.53},
+static const double vm_octaves_min_ns[] = {
+    0.95, 0.95, 0.95, 0.95, 2.02,  2.08,  2.04,  2.06,  2.13,
+    4.38, 4.36, 4.29, 4.53, 29.66, 33.19, 36.09, 38.86,
+};
+static const double vm_octaves_median_ns[] = {
+    0.95, 0.95, 0.95, 0.95, 2.02,  2.08,  2.04,  2.07,  2.46,
+    4.44, 8.22, 4.51, 6.33, 39.81, 38.99, 41.80, 55.53,
 };
 
-/* Detect on a measured curve with its medians (or without, median false); levels into lv. */
-static int detect_spread(const measured_spread_t *pts, size_t n, bool median, mb_cache_level_t *lv,
-                         size_t max)
+/* Levels of a measured curve from grid_size(first, ppo) on, n points, with its medians
+ * (NULL: the minima alone), into lv[0..8). */
+static int detect_on_grid(const double *min_ns, const double *median_ns, size_t n, int first,
+                          int ppo, mb_cache_level_t *lv)
 {
-    uint64_t size[MAXPTS];
-    double min[MAXPTS], med[MAXPTS];
+    curve_t c = {.n = n};
     for (size_t i = 0; i < n; i++)
-        size[i] = pts[i].size, min[i] = pts[i].min, med[i] = pts[i].median;
-    return mb_cache_detect_with_medians(size, min, median ? med : NULL, n, NULL, lv, max);
+        c.size[i] = grid_size(first + (int)i, ppo), c.lat[i] = min_ns[i];
+    return mb_cache_detect_with_medians(c.size, c.lat, median_ns, n, NULL, lv, 8);
 }
 
 static void test_pause_in_the_rise_is_no_level(void **state)
 {
     (void)state;
-    size_t n = sizeof vm_pause / sizeof vm_pause[0];
+    size_t n = sizeof vm_pause_min_ns / sizeof vm_pause_min_ns[0];
     mb_cache_level_t lv[8];
     /* The minima alone: a level at 32-45 MiB between L3 and memory. */
-    assert_int_equal(detect_spread(vm_pause, n, false, lv, 8), 5);
+    assert_int_equal(detect_on_grid(vm_pause_min_ns, NULL, n, 0, 4, lv), 5);
     assert_int_equal(lv[3].size_bytes, 47453120);
     /* With the medians it is gone, and L3 rises to memory. */
-    assert_int_equal(detect_spread(vm_pause, n, true, lv, 8), 4);
+    assert_int_equal(detect_on_grid(vm_pause_min_ns, vm_pause_median_ns, n, 0, 4, lv), 4);
     assert_int_equal(lv[0].size_bytes, 46336);
     assert_int_equal(lv[1].size_bytes, 881728);
     assert_int_equal(lv[2].size_bytes, 16 * MIB);
@@ -578,18 +535,15 @@ static void test_pause_in_the_rise_is_no_level(void **state)
     /* Half-way up L3's rise is now half-way to memory, not to the pause. */
     assert_true(lv[2].midpoint_bytes > 24 * MIB && lv[2].midpoint_bytes < 32 * MIB);
     /* Steady medians keep it: the medians, not the minima, tell it from a level. */
-    measured_spread_t steady[sizeof vm_pause / sizeof vm_pause[0]];
-    for (size_t i = 0; i < n; i++)
-        steady[i] = (measured_spread_t){vm_pause[i].size, vm_pause[i].min, vm_pause[i].min};
-    assert_int_equal(detect_spread(steady, n, true, lv, 8), 5);
+    assert_int_equal(detect_on_grid(vm_pause_min_ns, vm_pause_min_ns, n, 0, 4, lv), 5);
 }
 
 static void test_unsteady_level_of_octaves_stays(void **state)
 {
     (void)state;
-    size_t n = sizeof vm_octaves / sizeof vm_octaves[0];
+    size_t n = sizeof vm_octaves_min_ns / sizeof vm_octaves_min_ns[0];
     mb_cache_level_t lv[8];
-    assert_int_equal(detect_spread(vm_octaves, n, true, lv, 8), 4);
+    assert_int_equal(detect_on_grid(vm_octaves_min_ns, vm_octaves_median_ns, n, 2, 1, lv), 4);
     assert_int_equal(lv[2].size_bytes, 16 * MIB);
     assert_true(lv[3].open);
 }
