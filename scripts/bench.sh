@@ -73,7 +73,7 @@ bench_harness() {
     echo "repeatability: harness.lrand48 medians over 5 runs (ns): ${medians[*]}"
     echo "repeatability: spread (max - min) / min = $(spread_pct 2 "${medians[@]}")% (target < 1% on a quiet machine)"
     # Each run subtracts the loop overhead its own calibration measured (lmbench's two loops,
-    # seed 000 6.3); where that moves between runs, so does the figure: both halves apart.
+    # seed 000 6.3), which moves between runs too: each run's, and its median before it.
     echo "repeatability: each run's loop overhead (ns): $(printf '%.3f ' "${loop_o[@]}");" \
          "the medians before it is subtracted: ${raw[*]}, spread $(spread_pct 2 "${raw[@]}")%"
     echo "control: lmbench-API example between them (ns, 2 digits): ${control[*]};" \

@@ -17,17 +17,13 @@
 /* Too few neighbour triples give no trustworthy scale. */
 #define FIT_WEIGHTS_MIN_TRIPLES 5
 /* A point's own scatter is the median over the triples centred within this many places
- * (seven triples: some three octaves of d on the default grid), and the whole series'
- * scale counts as this many triples beside them. Refitting 113 stored runs at -np 2
- * (2-vCPU VMs, 2026-11): with 5 places and the series as 10 triples, 80.5% of the
- * segments had Q in [0.01, 0.99] and 63 runs 80% or more of theirs; with 3 and 3, 84.1%
- * and 97 runs, fits over their held-out target 130 point-to-point and 21 collectives
- * (from 153 and 28), and every run's pingpong still broke at 4 KiB. In 11 runs measured
- * after: 82.0% (79.7% refitted the old way), 9 runs of 11 at 80% (6). On synthetic lines
- * of 3% scatter the right model's Q stayed in [0.01, 0.99] in 84-86% of 2000 fits (85-86%
- * before), and a line through a parabola got Q < 0.01 in 84% (86%). A series weighed by
- * its local scale alone (as 1 triple) found a first size 1.5x its line its own case in
- * 183 of 200 (test_first_size_case): the point inflates the scale beside it. */
+ * (seven: some three octaves of d on the default grid), and the whole series' scale counts
+ * as this many triples beside them. Wider (5 places and 10), the scatter of sizes far off
+ * inflated the large messages' errors: refitting 113 stored -np 2 runs, 80.5% of the
+ * segments had Q in [0.01, 0.99], with these 84.1%, with fewer fits over their held-out
+ * targets and the same Q on synthetic data. With the series as 1 triple, a first size off
+ * its line inflates its neighbours' scale and is no longer its own case
+ * (test_first_size_case). */
 #define FIT_WEIGHTS_REACH 3
 #define FIT_WEIGHTS_POOL 3.0
 /* Normal consistency factor of the median absolute deviation. */
