@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # make bench: speed and accuracy figures, printed with their targets, never asserted
-# (machines are shared and noisy). Run from the repository root after a build.
+# (machines are shared and noisy). Run from the repository root after a build. What each
+# section prints and how its comparisons read: docs/bench.md.
 # scripts/bench.sh [SECTION...]: only those sections (harness, preflight, shm, mpi, fits,
 # scaling, mpiref, node, faults, os); none named runs them all. mpiref and os: MB_BENCH_ROUNDS=N
 # alternations. MB_BENCH_KEEP=1 keeps every run's output. Fits: -np 16 where 16 cores are
