@@ -322,7 +322,7 @@ const mb_bench_t mb_bench_shm_latency = {
                 "the line and random orders, 10 ms of untimed laps; median over experiments "
                 "(the cache levels from the minima)",
     .scope = MB_SCOPE_ONE,
-    .single_core = true, /* the node's state moved it by 0.5% (README, "Drift probe") */
+    .single_core = true, /* the node's state moved it by 0.5% (docs/measuring.md, "Drift probe") */
     .dims = latency_dims,
     .ndims = MB_COUNT(latency_dims),
     .points = latency_points,

@@ -5,7 +5,7 @@
  * speed than during the rest of the run is seen as such. On the 2-vCPU VMs the host moves
  * the vCPUs: a cache line passed between them in 30 ns for a while, then in 155 ns, and a
  * 0-byte MPI_Sendrecv loop took 170-206 ns, then 428-469 ns, for tens of seconds at a time
- * (README, "How it measures"). Benchmarks measured in different states do not compose: a
+ * (docs/measuring.md, "Drift probe"). Benchmarks measured in different states do not compose: a
  * pattern predicted from a primitive measured in the other state misses by half. */
 #ifndef MB_DRIFT_PROBE_H
 #define MB_DRIFT_PROBE_H

@@ -17,7 +17,8 @@ mb_measure_opts_t mb_measure_opts_of(const mb_config_t *cfg);
  * `warmup_next` (at most warmup) for each later one, which runs right after a point of the
  * same code on the same buffers, with the core's clock already up. A full warm-up of every
  * point was half a run's message-passing time: 1017 points at -np 2 took 18.2-29.5 s with
- * 10 ms each and 9.5-12.4 s with 1 ms, the figures alike (2026-11-28, README "Warm-up"). */
+ * 10 ms each and 9.5-12.4 s with 1 ms, the figures alike (2026-11-28, docs/measuring.md,
+ * "Warm-up"). */
 double mb_measure_warmup_ns(const mb_config_t *cfg, size_t k);
 
 #endif

@@ -12,7 +12,7 @@
 /* A benchmark whose two probe readings average this many times the run's median, or 1 /
  * this, was measured in another state of the node: the VMs' two states differ 2.5-3x, so
  * a change of state during a benchmark still averages 1.9x, while one reading in a quiet
- * state strayed to 1.31x (README, "How it measures"). */
+ * state strayed to 1.31x (docs/measuring.md, "Drift probe"). */
 #define MB_DRIFT_FLAG_RATIO 1.3
 
 /* Whether a reading of ns is off usual_ns (mb_drift_states) by more than
