@@ -327,6 +327,12 @@ expect "quick run: report.txt has seed 003's tables (one run: no ±)" 0 '^Table 
     cat "$TMP/quick/report.txt"
 expect "quick run: report.txt says where the time went" 0 \
     '^where the time went .* [0-9.]+ s on rank 0.s clock; rank 0.s peak memory [0-9.]+[KMG]' -- cat "$TMP/quick/report.txt"
+# The warnings' summary: after the context, before where the time went, and at least one
+# line (each warning, or "none").
+expect "quick run: report.txt opens with its warnings" 0 '^ok$' -- \
+    awk '/^warnings .* what to read with care/ { w = NR } /^  bindings / { c = NR }
+         /^where the time went/ { t = NR } w && NR == w + 1 && /^  [^ ]/ { l = 1 }
+         END { print (c && w > c && t > w + 1 && l ? "ok" : "out of place") }' "$TMP/quick/report.txt"
 # report.html: self-contained, every plot inline, and in headless Chromium it loads with no
 # console message (html_check.sh's own lines; it fails, never skips, without chromium).
 html_log="$TMP/html_check.log"

@@ -20,6 +20,7 @@
 #include "report_patterns.h"
 #include "report_text.h"
 #include "report_timings.h"
+#include "report_warnings.h"
 
 #define REPORT_CELL_MAX 128
 #define REPORT_INDENT "  "
@@ -302,7 +303,7 @@ static void report_ci_missed(FILE *f, const json_t *benchmarks)
             continue;
         json_array_foreach(json_object_get(bench, "points"), j, pt)
         {
-            if (!mb_record_point_ok(pt) || !json_is_false(json_object_get(pt, "ci_target_met")))
+            if (!mb_warn_point_is(pt, MB_WARN_POINT_CI_MISSED))
                 continue;
             if (missed++ == 0)
                 fprintf(f,
@@ -329,15 +330,11 @@ static void report_ci_missed(FILE *f, const json_t *benchmarks)
 
 /* Every failed point with its reason, so that no gap in a table or a plot goes unexplained.
  * Nothing when none failed. */
-static void report_failed(FILE *f, const json_t *benchmarks)
+static void report_failed(FILE *f, const json_t *root)
 {
-    size_t i, j, failed = 0;
+    const json_t *benchmarks = json_object_get(root, "benchmarks");
+    size_t i, j, failed = mb_warn_count_points(root, MB_WARN_POINT_FAILED);
     const json_t *bench, *pt;
-    json_array_foreach(benchmarks, i, bench)
-    {
-        json_array_foreach(json_object_get(bench, "points"), j, pt) failed +=
-            !mb_record_point_ok(pt);
-    }
     if (failed == 0)
         return;
     fprintf(f, "\nfailed points: %zu (measured nothing; left out of every table, fit and plot)\n",
@@ -346,7 +343,7 @@ static void report_failed(FILE *f, const json_t *benchmarks)
     {
         json_array_foreach(json_object_get(bench, "points"), j, pt)
         {
-            if (mb_record_point_ok(pt))
+            if (!mb_warn_point_is(pt, MB_WARN_POINT_FAILED))
                 continue;
             report_point_label(f, bench, pt);
             fprintf(f, ": %s\n", mb_report_text_dash(mb_report_text_str(pt, "reason")));
@@ -360,10 +357,11 @@ int mb_report_write(FILE *f, const json_t *root)
     size_t i;
     const json_t *bench;
 
-    /* What failed first and where the time went, then the summary tables (seed 001's),
-     * then every benchmark's own table. */
+    /* The warnings, what failed and where the time went first, then the summary tables
+     * (seed 001's), then every benchmark's own table. */
     mb_report_context(f, root);
-    report_failed(f, benchmarks);
+    mb_report_warnings_text(f, root);
+    report_failed(f, root);
     mb_report_timings(f, root);
     if (json_object_get(root, "preflight"))
         mb_report_preflight(f, json_object_get(root, "preflight"));

@@ -8,6 +8,7 @@
 #include "html_escape.h"
 #include "record.h"
 #include "report_text.h"
+#include "report_warnings.h"
 
 /* At most this many points are named in one warning's list; results.json has them all. */
 #define WARN_MAX_LISTED 50
@@ -26,41 +27,11 @@ static void html_point_label(FILE *f, const json_t *bench, const json_t *pt)
     fputs("</code>", f);
 }
 
-typedef enum html_point_kind {
-    HTML_POINT_FAILED,
-    HTML_POINT_CI_WIDE,
-    HTML_POINT_TRIMMED,
-} html_point_kind_t;
-
-static bool html_point_is(const json_t *pt, html_point_kind_t kind)
-{
-    switch (kind) {
-    case HTML_POINT_FAILED:
-        return !mb_record_point_ok(pt);
-    case HTML_POINT_CI_WIDE:
-        return mb_record_point_ok(pt) && json_is_true(json_object_get(pt, "ci_too_wide"));
-    case HTML_POINT_TRIMMED:
-        return mb_record_point_ok(pt) && json_is_true(json_object_get(pt, "trimmed_by_budget"));
-    }
-    return false;
-}
-
-static size_t html_count_points(const json_t *root, html_point_kind_t kind)
-{
-    size_t n = 0, i, j;
-    const json_t *bench, *pt;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_array_foreach(json_object_get(bench, "points"), j, pt) n += html_point_is(pt, kind);
-    }
-    return n;
-}
-
 /* One warning: its headline, and the points it concerns folded below it. */
-static void html_warning_points(FILE *f, const json_t *root, html_point_kind_t kind,
-                                const char *cls, const char *headline)
+static void html_warning_points(FILE *f, const json_t *root, mb_warn_point_t kind, const char *cls,
+                                const char *headline)
 {
-    size_t n = html_count_points(root, kind), listed = 0, i, j;
+    size_t n = mb_warn_count_points(root, kind), listed = 0, i, j;
     const json_t *bench, *pt;
     if (n == 0)
         return;
@@ -71,16 +42,16 @@ static void html_warning_points(FILE *f, const json_t *root, html_point_kind_t k
     {
         json_array_foreach(json_object_get(bench, "points"), j, pt)
         {
-            if (!html_point_is(pt, kind) || listed >= WARN_MAX_LISTED)
+            if (!mb_warn_point_is(pt, kind) || listed >= WARN_MAX_LISTED)
                 continue;
             listed++;
             fputs("<li>", f);
             html_point_label(f, bench, pt);
             double rel;
-            if (kind == HTML_POINT_FAILED) {
+            if (kind == MB_WARN_POINT_FAILED) {
                 fputs(": ", f);
                 mb_html_escape(f, mb_report_text_dash(mb_report_text_str(pt, "reason")));
-            } else if (kind == HTML_POINT_CI_WIDE &&
+            } else if (kind == MB_WARN_POINT_CI_WIDE &&
                        mb_report_text_num(pt, "ci95_rel_halfwidth", &rel) && rel >= 0) {
                 fprintf(f, ": CI half-width %.2f%% of the median", rel * 100);
             }
@@ -96,17 +67,11 @@ static void html_warning_points(FILE *f, const json_t *root, html_point_kind_t k
  * warning, each named below it. */
 static void html_warning_budget(FILE *f, const json_t *root)
 {
-    size_t i, coarser = 0, smaller = 0;
-    long long dropped_all = 0;
+    size_t i, coarser, smaller;
+    long long dropped_all;
     const json_t *bench;
     double cap;
-    json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
-    {
-        json_int_t dropped = json_integer_value(json_object_get(bench, "dropped_by_budget"));
-        coarser += dropped > 0;
-        dropped_all += dropped > 0 ? (long long)dropped : 0;
-        smaller += mb_report_text_num(bench, "memory_span_cap_bytes", &cap);
-    }
+    mb_warn_budget_cuts(root, &coarser, &dropped_all, &smaller);
     if (coarser + smaller == 0)
         return;
     fprintf(f,
@@ -187,12 +152,12 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
         fputs("<li><span class=\"badge bad\">incomplete</span>The run did not finish: this page "
               "holds the benchmarks finished so far.</li>\n",
               f);
-    html_warning_points(f, root, HTML_POINT_FAILED, "bad",
+    html_warning_points(f, root, MB_WARN_POINT_FAILED, "bad",
                         "failed points: measured nothing, left out of every table, fit and plot");
-    html_warning_points(f, root, HTML_POINT_CI_WIDE, "warn",
+    html_warning_points(f, root, MB_WARN_POINT_CI_WIDE, "warn",
                         "points with a confidence interval too wide (over [run] ci_wide of the "
                         "median): read them with care");
-    html_warning_points(f, root, HTML_POINT_TRIMMED, "warn",
+    html_warning_points(f, root, MB_WARN_POINT_TRIMMED, "warn",
                         "points trimmed by the time budget: fewer repetitions than asked");
     html_warning_budget(f, root);
     html_warning_drift(f, root);
@@ -226,5 +191,5 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
 
 size_t mb_report_html_failed_points(const json_t *root)
 {
-    return html_count_points(root, HTML_POINT_FAILED);
+    return mb_warn_count_points(root, MB_WARN_POINT_FAILED);
 }
