@@ -146,6 +146,20 @@ json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, doub
     return names;
 }
 
+json_t *mb_drift_unnoted_flags(const json_t *summary, const json_t *root)
+{
+    json_t *names = json_array();
+    const json_t *f, *b;
+    size_t i;
+    json_array_foreach(json_object_get(summary, "flagged"), i, f)
+    {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        if (name && (b = mb_record_find(root, name)) && !json_object_get(b, "drift_remeasure"))
+            json_array_append_new(names, json_string(name));
+    }
+    return names;
+}
+
 json_t *mb_drift_remeasured_json(const json_t *first, double probe_ns, int attempts)
 {
     return json_pack("{s:b, s:f, s:f, s:O?, s:f, s:i}", "measured_again", 1, "first_before_ns",

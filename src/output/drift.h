@@ -47,6 +47,12 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
  * wall_s) add up to at most left_s (negative: no limit). New reference. */
 json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s);
 
+/* Of summary's flagged benchmarks (mb_drift_summary of root), the names of those whose records
+ * carry no drift_remeasure note: neither measured again nor said why. After the re-measures,
+ * those are the ones flagged only by the usual reading the measurements again moved. New
+ * reference. */
+json_t *mb_drift_unnoted_flags(const json_t *summary, const json_t *root);
+
 /* A record's "drift_remeasure" for a benchmark measured again, from its first record: that
  * measurement's probe readings and wall time, the reading that found the node back in the
  * usual state before the last measurement, and how many times it was measured again
