@@ -20,6 +20,7 @@
 #include "report_fits.h"
 #include "report_html_bench.h"
 #include "report_html_warnings.h"
+#include "report_warnings.h"
 #include "report_memory.h"
 #include "report_node_tables.h"
 #include "report_patterns.h"
@@ -671,7 +672,7 @@ static void html_head(FILE *f, const html_ctx_t *h)
         else
             skipped++;
     }
-    size_t failed = mb_report_html_failed_points(root);
+    size_t failed = mb_warn_count_points(root, MB_WARN_POINT_FAILED);
     if (json_is_true(json_object_get(root, "complete")))
         fputs("<span class=\"badge ok\">complete</span>", f);
     else

@@ -188,8 +188,3 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
                 plots_missing);
     fputs("</ul>\n", f);
 }
-
-size_t mb_report_html_failed_points(const json_t *root)
-{
-    return mb_warn_count_points(root, MB_WARN_POINT_FAILED);
-}

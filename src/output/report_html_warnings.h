@@ -15,7 +15,4 @@
  * not draw. */
 void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing);
 
-/* The points of root that failed. */
-size_t mb_report_html_failed_points(const json_t *root);
-
 #endif
