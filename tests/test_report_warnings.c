@@ -114,8 +114,9 @@ static void test_each_kind(void **state)
     json_decref(root);
 }
 
-/* A long list is cut at 8 names with how many more; skipped benchmarks are grouped by their
- * reason, in the order of their first. */
+/* A long list is cut at 8 names with how many more (points, flagged nodes, a reason's
+ * skipped benchmarks); skipped benchmarks are grouped by their reason, in the order of their
+ * first. */
 static void test_long_lists(void **state)
 {
     (void)state;
@@ -130,8 +131,20 @@ static void test_long_lists(void **state)
         if (i == 3)
             json_array_append_new(benches, skipped("os.fork", "fork refused"));
     }
-    json_t *root = json_pack("{s:b, s:o}", "complete", 1, "benchmarks", benches);
+    json_t *nodes = json_array();
+    for (int i = 0; i < 10; i++)
+        json_array_append_new(nodes, json_pack("{s:i, s:s, s:b, s:s}", "node", i, "host", "h",
+                                               "flagged", i != 4, "why", "noisy"));
+    json_t *root = json_pack("{s:b, s:o, s:{s:o}}", "complete", 1, "benchmarks", benches,
+                             "preflight", "nodes", nodes);
     char *text = summary(root);
+    /* 9 nodes flagged (all but node 4): 8 named, in order, and the count of the rest */
+    assert_int_equal(count(text, "flagged by the pre-flight: noisy\n"), 8);
+    assert_non_null(strstr(text,
+                           "  node 8 (h) flagged by the pre-flight: noisy\n"
+                           "  ... and 1 more node flagged (the pre-flight's table below)\n"));
+    assert_null(strstr(text, "node 4 "));
+    assert_null(strstr(text, "node 9 "));
     assert_non_null(
         strstr(text, "  12 points with a CI wider than [run] ci_wide of the median:\n"));
     assert_int_equal(count(text, "    x.wide size_bytes="), 8);
