@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "report_html_warnings.h"
 #include "report_warnings.h"
 
 /* The summary of root, as a new string. */
@@ -114,9 +115,9 @@ static void test_each_kind(void **state)
     json_decref(root);
 }
 
-/* A long list is cut at 8 names with how many more (points, flagged nodes, a reason's
- * skipped benchmarks); skipped benchmarks are grouped by their reason, in the order of their
- * first. */
+/* A long list is cut at 8 names with how many more (points, flagged nodes, in report.html
+ * too, a reason's skipped benchmarks); skipped benchmarks are grouped by their reason, in the
+ * order of their first. */
 static void test_long_lists(void **state)
 {
     (void)state;
@@ -140,11 +141,21 @@ static void test_long_lists(void **state)
     char *text = summary(root);
     /* 9 nodes flagged (all but node 4): 8 named, in order, and the count of the rest */
     assert_int_equal(count(text, "flagged by the pre-flight: noisy\n"), 8);
-    assert_non_null(strstr(text,
-                           "  node 8 (h) flagged by the pre-flight: noisy\n"
-                           "  ... and 1 more node flagged (the pre-flight's table below)\n"));
+    assert_non_null(strstr(text, "  node 8 (h) flagged by the pre-flight: noisy\n"
+                                 "  ... and 1 more node flagged (the pre-flight's table below)\n"));
     assert_null(strstr(text, "node 4 "));
     assert_null(strstr(text, "node 9 "));
+    /* report.html's list the same: 8 nodes named, then the count */
+    char *page = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&page, &len);
+    assert_non_null(m);
+    mb_report_html_warnings(m, root, 0);
+    assert_int_equal(fclose(m), 0);
+    assert_int_equal(count(page, "pre-flight flagged node h: noisy"), 8);
+    assert_non_null(strstr(page, "<span class=\"badge bad\">1</span>more nodes flagged by the "
+                                 "pre-flight"));
+    free(page);
     assert_non_null(
         strstr(text, "  12 points with a CI wider than [run] ci_wide of the median:\n"));
     assert_int_equal(count(text, "    x.wide size_bytes="), 8);

@@ -161,9 +161,13 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
                         "points trimmed by the time budget: fewer repetitions than asked");
     html_warning_budget(f, root);
     html_warning_drift(f, root);
+    /* The first few flagged nodes, then a count: the pre-flight table lists them all, flagged
+     * first (on a cluster of noisy nodes this list would be the whole page). */
+    size_t nodes_flagged = 0;
     json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
     {
-        if (!json_is_true(json_object_get(node, "flagged")))
+        if (!json_is_true(json_object_get(node, "flagged")) ||
+            nodes_flagged++ >= MB_WARN_NODES_LISTED)
             continue;
         fputs("<li><span class=\"badge bad\">node</span>pre-flight flagged node ", f);
         mb_html_escape(f, mb_report_text_dash(mb_report_text_str(node, "host")));
@@ -171,6 +175,11 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
         mb_html_escape(f, mb_report_text_dash(mb_report_text_str(node, "why")));
         fputs("</li>\n", f);
     }
+    if (nodes_flagged > MB_WARN_NODES_LISTED)
+        fprintf(f,
+                "<li><span class=\"badge bad\">%zu</span>more nodes flagged by the pre-flight: "
+                "the pre-flight table lists them all, flagged first</li>\n",
+                nodes_flagged - MB_WARN_NODES_LISTED);
     json_array_foreach(json_object_get(root, "benchmarks"), i, bench)
     {
         if (mb_record_ran(bench))

@@ -180,16 +180,18 @@ void mb_report_warnings_text(FILE *f, const json_t *root)
     size_t nodes_flagged = 0;
     json_array_foreach(json_object_get(json_object_get(root, "preflight"), "nodes"), i, node)
     {
-        if (!json_is_true(json_object_get(node, "flagged")) || nodes_flagged++ >= WARN_TEXT_LISTED)
+        if (!json_is_true(json_object_get(node, "flagged")) ||
+            nodes_flagged++ >= MB_WARN_NODES_LISTED)
             continue;
         fprintf(f, WARN_INDENT "node %lld (%s) flagged by the pre-flight: %s\n",
                 (long long)json_integer_value(json_object_get(node, "node")),
                 mb_report_text_dash(mb_report_text_str(node, "host")),
                 mb_report_text_dash(mb_report_text_str(node, "why")));
     }
-    if (nodes_flagged > WARN_TEXT_LISTED)
+    if (nodes_flagged > MB_WARN_NODES_LISTED)
         fprintf(f, WARN_INDENT "... and %zu more node%s flagged (the pre-flight's table below)\n",
-                nodes_flagged - WARN_TEXT_LISTED, warn_plural(nodes_flagged - WARN_TEXT_LISTED));
+                nodes_flagged - MB_WARN_NODES_LISTED,
+                warn_plural(nodes_flagged - MB_WARN_NODES_LISTED));
     said += nodes_flagged;
     /* Failed points and missed CI targets are listed in full further on (no "rest": the
      * line names none); the others only here, up to WARN_TEXT_LISTED, and in results.json. */

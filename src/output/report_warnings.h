@@ -22,6 +22,9 @@ typedef enum mb_warn_point {
     MB_WARN_POINT_TRIMMED,   /* fewer repetitions than asked, for the time budget */
 } mb_warn_point_t;
 
+/* How many flagged nodes each report names in its warnings before it counts the rest. */
+#define MB_WARN_NODES_LISTED 8
+
 /* Whether point pt (of a benchmark's "points") is of that kind. */
 bool mb_warn_point_is(const json_t *pt, mb_warn_point_t kind);
 
