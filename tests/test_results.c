@@ -615,6 +615,28 @@ static void test_report_missing_fields(void **state)
     json_decref(empty);
 }
 
+/* A derived list too long for its cell is counted, never cut off; a short one is shown
+ * whole (report.html's tables use the same cell). */
+static void test_report_derived_lists(void **state)
+{
+    (void)state;
+    json_t *levels = json_array();
+    for (int i = 0; i < 3; i++)
+        json_array_append_new(levels, json_pack("{s:i, s:f, s:b, s:f, s:i}", "size_bytes",
+                                                46336 << (4 * i), "latency_ns", 0.98 * (i + 1),
+                                                "open", i == 2, "random_latency_ns", 0.97 * (i + 1),
+                                                "midpoint_bytes", 50467 << (4 * i)));
+    json_t *root = json_pack("{s:b, s:[{s:s, s:[], s:[{s:{}, s:s, s:i, s:f}], s:{s:o, s:[i, i]}}]}",
+                             "complete", 1, "benchmarks", "name", "x.curve", "params", "points",
+                             "params", "status", "ok", "n", 11, "median", 1.0, "derived", "levels",
+                             levels, "short", 1, 2);
+    char *text = render(root);
+    assert_contains(text, "\n    levels  3 entries (whole in results.json)\n");
+    assert_contains(text, "\n    short   [1,2]\n");
+    free(text);
+    json_decref(root);
+}
+
 /* A benchmark whose every point failed has no table, only the list; failed points stay out
  * of the CI list even when marked as missing their target. Parameters print in axis order
  * and label columns align left, by role. */
@@ -759,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_report_mpi_limits),
         cmocka_unit_test(test_report_enough_scans),
         cmocka_unit_test(test_report_missing_fields),
+        cmocka_unit_test(test_report_derived_lists),
         cmocka_unit_test(test_report_failed_points),
         cmocka_unit_test(test_report_timings),
         cmocka_unit_test(test_report_write_error),
