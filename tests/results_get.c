@@ -5,7 +5,9 @@
  * KEY, FILE preflight KEY or FILE drift KEY for a clock, pre-flight or drift figure, or FILE BENCH
  * elapsed_s|wall_s for the benchmark's measuring or whole wall time, FILE BENCH measured_by for who
  * measured it, FILE BENCH skipped|failed_points for why it did not run ("null" if it ran) or how
- * many of its points failed, or FILE fits p2p|coll [OVER_PCT]: the median held-out prediction error
+ * many of its points failed, FILE BENCH point_probes for how many of its points carry the drift
+ * probe's readings around them ("K of N"), or FILE fits p2p|coll [OVER_PCT]: the median held-out
+ * prediction error
  * (%) of the point-to-point (params with a pair) or collective fits, how many, the worst and its
  * benchmark, and how many exceed OVER_PCT; FILE fits quality: of the segments over d > 0 (the
  * 0-byte ones apart), how many have Q in [0.01, 0.99], how many a negative coefficient, how many
@@ -34,6 +36,7 @@ static int get_usage(void)
         stderr,
         "usage: results_get FILE BENCH FIELD [PARAM=VALUE...]\n"
         "       results_get FILE BENCH drift_probe.before_ns|drift_probe.after_ns\n"
+        "       results_get FILE BENCH point_probes\n"
         "       results_get FILE system.clock|system.mpi|preflight|timings|time_budget|drift KEY\n"
         "       results_get FILE system.os_phase KEY\n"
         "       results_get FILE timings phase NAME\n"
@@ -407,6 +410,15 @@ int main(int argc, char **argv)
             const json_t *probe = json_object_get(b, "drift_probe");
             rc = probe ? get_print(json_object_get(probe, argv[3] + 12), argv[3])
                        : (printf("none\n"), 0);
+            goto done;
+        }
+        if (strcmp(argv[3], "point_probes") == 0) { /* "K of N" points with readings */
+            size_t j, with = 0;
+            json_t *pt;
+            json_array_foreach(json_object_get(b, "points"), j, pt) with +=
+                json_is_object(json_object_get(pt, "drift_probe"));
+            printf("%zu of %zu\n", with, json_array_size(json_object_get(b, "points")));
+            rc = 0;
             goto done;
         }
         if (strcmp(argv[3], "skipped") == 0) {

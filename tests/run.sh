@@ -405,6 +405,18 @@ drift_probed_which() {
 expect "drift probe: around mpi.pingpong and shm.bandwidth, not around shm.latency or shm.read" 0 \
     '^mpi\.pingpong probed shm\.bandwidth probed shm\.latency none shm\.read none$' -- \
     drift_probed_which "$TMP/quick/results.json"
+# And around each point of a probed benchmark (measure.h), so that the fits can tell a point
+# measured in the node's other state; a failed point has none (the quick run has none).
+drift_point_probes() {
+    local b
+    for b in mpi.pingpong shm.latency; do
+        echo "$b $("$BUILD/tests/results_get" "$1" "$b" point_probes)" || return 1
+    done | tr '\n' ' '
+    echo
+}
+expect "drift probe: around every point of mpi.pingpong, none of shm.latency" 0 \
+    '^mpi\.pingpong ([1-9][0-9]*) of \1 shm\.latency 0 of [1-9][0-9]* $' -- \
+    drift_point_probes "$TMP/quick/results.json"
 # And both runs' clock speeds (the pre-flight's mhz): alike for a run with itself; a run whose
 # cores ran 10% slower is named, with what that does to a time bound by their cycles. Where
 # mhz read nothing (a node too busy: median_mhz null) there is no line to check.

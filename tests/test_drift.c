@@ -118,6 +118,59 @@ static void test_summary(void **state)
 /* After the re-measures, the flagged benchmarks whose records carry no note: those the
  * measurements again did not choose (flagged only by the usual reading they moved), which
  * the run then notes. doc() flags c and e. */
+/* The probe around each point: a record whose own two readings are in the usual state
+ * (105 ns, doc's) is flagged too when a quarter or more of its probed points were measured
+ * off it, and the summary and the report count them; one such point in 5 is not enough, a
+ * point without readings counts for neither. */
+static void points_probed(json_t *b, int off, int on, int unprobed)
+{
+    for (int i = 0; i < off + on + unprobed; i++) {
+        json_t *pt = json_pack("{s:s, s:f}", "status", "ok", "median", 50.0);
+        if (i < off + on)
+            probe(pt, i < off ? 250 : 100, i < off ? 240 : 110);
+        json_array_append_new(json_object_get(b, "points"), pt);
+    }
+}
+
+static void test_points_off(void **state)
+{
+    (void)state;
+    json_t *root = doc();
+    json_t *benches = json_object_get(root, "benchmarks");
+    json_t *f = bench("f"), *g = bench("g");
+    probe(f, 100, 110);
+    probe(g, 100, 110);
+    points_probed(f, 2, 6, 3); /* 2 of 8 probed off: flagged */
+    points_probed(g, 1, 4, 0); /* 1 of 5: not */
+    json_array_append_new(benches, f);
+    json_array_append_new(benches, g);
+    size_t probed = 0;
+    assert_int_equal(mb_drift_points_off(f, 105, &probed), 2);
+    assert_int_equal(probed, 8);
+    assert_true(mb_drift_record_off(f, 105));
+    assert_false(mb_drift_record_off(g, 105));
+    assert_int_equal(mb_drift_point_state(json_array_get(json_object_get(f, "points"), 0), 105), 0);
+    assert_int_equal(mb_drift_point_state(json_array_get(json_object_get(f, "points"), 2), 105), 1);
+    assert_int_equal(mb_drift_point_state(json_array_get(json_object_get(f, "points"), 9), 105),
+                     -1);
+    assert_int_equal(mb_drift_point_state(json_array_get(json_object_get(f, "points"), 2), NAN),
+                     -1);
+    json_t *summary = mb_drift_summary(root, "m", "intra");
+    json_t *flagged = json_object_get(summary, "flagged");
+    assert_int_equal(json_array_size(flagged), 3); /* c, e, f */
+    const json_t *last = json_array_get(flagged, 2);
+    assert_string_equal(json_string_value(json_object_get(last, "name")), "f");
+    assert_int_equal(json_integer_value(json_object_get(last, "points_off")), 2);
+    assert_int_equal(json_integer_value(json_object_get(last, "points_probed")), 8);
+    json_object_set_new(root, "drift", summary);
+    char *text = mb_testdoc_render(mb_report_drift, root);
+    assert_non_null(strstr(text, "  f: 100 ns before, 110 after (1.00x), 2 of its 8 points off "
+                                 "the usual: measured in another state"));
+    assert_null(strstr(text, "  g: "));
+    free(text);
+    json_decref(root);
+}
+
 static void test_unnoted_flags(void **state)
 {
     (void)state;
@@ -378,6 +431,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_points_off),
         cmocka_unit_test(test_usual),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_remeasure_names),

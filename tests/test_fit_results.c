@@ -254,6 +254,91 @@ static void test_fit_first_size(void **state)
     }
 }
 
+/* A pingpong-like series (200 ns + 0.1 ns/B) whose sizes from 16 to 2048 B were measured
+ * while the node sat in its other state, at twice the time, as the drift probe around each
+ * point says (measure.h), against a run whose usual state reads 400 ns: the fit keeps the
+ * usual state's points and recovers the line, and says how many it left out; where most
+ * points are in the other state it keeps those. Without the run's usual state (no "drift"
+ * section) or without the points' readings, every point is fitted, and the mixture is not
+ * the line. */
+static json_t *two_state_doc(bool with_usual, bool with_probes, double other_from, double other_to)
+{
+    json_t *b = mb_testdoc_bench("mpi.twostate", "linear_pd", NULL, "size_bytes:message_size",
+                                 "pair:label:intra", NULL);
+    for (double p = 1; p <= 65536; p *= 2)
+        for (int k = 0; k < (p >= 2 && p < 65536 ? 2 : 1); k++) {
+            double d = k ? 1.5 * p : p;
+            bool other = d >= other_from && d <= other_to;
+            double t = (200 + 0.1 * d) * (other ? 2 : 1);
+            json_t *pt = json_pack("{s:{s:f, s:s}, s:s, s:i, s:i, s:f, s:[f, f]}", "params",
+                                   "size_bytes", d, "pair", "intra", "status", "ok", "n", 51,
+                                   "iterations", 1, "median", t, "ci95", t * 0.99, t * 1.01);
+            if (with_probes)
+                json_object_set_new(pt, "drift_probe",
+                                    json_pack("{s:f, s:f}", "before_ns", other ? 180.0 : 410.0,
+                                              "after_ns", other ? 190.0 : 395.0));
+            json_array_append_new(json_object_get(b, "points"), pt);
+        }
+    json_t *root =
+        json_pack("{s:[o], s:{s:{s:f}}}", "benchmarks", b, "system", "clock", "resolution_ns", 1.0);
+    if (with_usual)
+        json_object_set_new(root, "drift",
+                            json_pack("{s:f, s:f}", "usual_ns", 400.0, "other_ns", 185.0));
+    return root;
+}
+
+static void test_fit_drift_states(void **state)
+{
+    (void)state;
+    char err[256];
+    /* 16..2048 B in the other state: 15 of 32 points */
+    json_t *root = two_state_doc(true, true, 16, 2048);
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    const json_t *f = find_fit(fits, "mpi.twostate", "pair", "intra");
+    assert_non_null(f);
+    const json_t *left = json_object_get(f, "drift_left_out");
+    assert_non_null(left);
+    assert_int_equal(json_integer_value(json_object_get(left, "points")), 15);
+    assert_string_equal(json_string_value(json_object_get(left, "kept")), "usual");
+    assert_int_equal(json_integer_value(json_object_get(f, "points")), 17);
+    const json_t *segs = json_object_get(f, "segments");
+    assert_int_equal(json_array_size(segs), 1);
+    const json_t *seg = json_array_get(segs, 0);
+    assert_true(fabs(term_coef(seg, "1") - 200) < 0.5);
+    assert_true(fabs(term_coef(seg, "d") - 0.1) < 1e-4);
+    assert_true(json_number_value(json_object_get(f, "holdout_error_pct")) < 1);
+    /* The report names the fit and the count. */
+    json_object_set(root, "fits", fits);
+    char *text = mb_testdoc_render(mb_report_fits, root);
+    assert_non_null(strstr(text, "mpi.twostate intra: 15 of 32 points; fitted on the usual"));
+    free(text);
+    json_decref(fits);
+    json_decref(root);
+
+    /* most points in the other state: those are kept, at twice the line */
+    root = two_state_doc(true, true, 4, 65536);
+    fits = mb_fit_results(root, err, sizeof err);
+    f = find_fit(fits, "mpi.twostate", "pair", "intra");
+    left = json_object_get(f, "drift_left_out");
+    assert_string_equal(json_string_value(json_object_get(left, "kept")), "other");
+    assert_int_equal(json_integer_value(json_object_get(left, "points")), 3);
+    seg = json_array_get(json_object_get(f, "segments"), 0);
+    assert_true(fabs(term_coef(seg, "1") - 400) < 1);
+    json_decref(fits);
+    json_decref(root);
+
+    /* no usual state, or no readings: every point, and no note */
+    for (int without = 0; without < 2; without++) {
+        root = two_state_doc(without != 0, without == 0, 16, 2048);
+        fits = mb_fit_results(root, err, sizeof err);
+        f = find_fit(fits, "mpi.twostate", "pair", "intra");
+        assert_null(json_object_get(f, "drift_left_out"));
+        assert_int_equal(json_integer_value(json_object_get(f, "points")), 32);
+        json_decref(fits);
+        json_decref(root);
+    }
+}
+
 /* Names mean nothing: a benchmark outside group mpi with unusual axis names is fitted by
  * its roles, one in group mpi with a size_bytes axis but no model is not. */
 static void test_fit_by_roles(void **state)
@@ -567,7 +652,7 @@ int main(void)
         cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
         cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
         cmocka_unit_test(test_fit_one_point),  cmocka_unit_test(test_fit_limits),
-        cmocka_unit_test(test_fit_first_size),
+        cmocka_unit_test(test_fit_first_size), cmocka_unit_test(test_fit_drift_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "measure.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "drift_probe.h"
 #include "mpi_util.h"
 #include "point_cost.h"
 #include "point_order.h"
@@ -507,7 +509,8 @@ int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const 
 }
 
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                         size_t npts, const char *progress, mb_raw_t *raw)
+                         size_t npts, const char *progress, mb_raw_t *raw,
+                         const double *probe_before_ns)
 {
     const mb_config_t *cfg = ctx->config;
     mb_measure_opts_t opts = mb_measure_opts_of(cfg);
@@ -540,6 +543,9 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     measure_sample_t sample = {0};
     measure_first_t first = {.comm = MPI_COMM_NULL};
     char measured_by[1024] = "";
+    /* The drift probe's last reading (rank 0): the benchmark's own before the first point,
+     * then each point's after, which is the next point's before. */
+    double probe_ns = probe_before_ns ? *probe_before_ns : NAN;
 
     long idle_nap_ns = measure_idle_nap_ns(ctx);
     /* Under a budget, each point's expected cost and the sum from it to the last. */
@@ -593,6 +599,10 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             rc = measure_over_nodes(ctx, rc, &m, reason, sizeof reason, &over);
         /* Idle ranks sleep rather than spin, so they do not steal the measuring cores' time. */
         mb_mpi_wait_quietly_for(ctx->comm, idle_nap_ns);
+        /* Collective, under the point's watchdog: a rank lost during it is a hang too. */
+        double before_ns = probe_ns;
+        if (probe_before_ns)
+            probe_ns = mb_drift_probe_ns(ctx);
         mb_watchdog_disarm();
         if (!root) {
             mb_measurement_free(&m);
@@ -616,6 +626,10 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             if (over)
                 json_object_set_new(point, scope == MB_SCOPE_ONE ? "over_nodes" : "over_ranks",
                                     over);
+            if (isfinite(before_ns) && isfinite(probe_ns))
+                json_object_set_new(
+                    point, "drift_probe",
+                    json_pack("{s:f, s:f}", "before_ns", before_ns, "after_ns", probe_ns));
         }
         mb_progress_point_end(rc != 0);
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample,

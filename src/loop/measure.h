@@ -57,7 +57,13 @@ int mb_measure_from_process(const mb_bench_t *b, const mb_context_t *ctx, const 
  * kept) gets every measured point's samples, uncommitted (raw_samples.h). */
 /* With ctx->node_process set on the node's first rank, b's MB_SCOPE_ONE points come from
  * that reply (mb_measure_from_process), then combine over the nodes as measured ones do. */
+/* probe_before_ns (the same on every rank; NULL: not probed): the drift probe (drift_probe.h)
+ * is taken after each point too, and each point's record keeps the readings just before and
+ * just after it ("drift_probe"), the first point's before being *probe_before_ns (read on
+ * rank 0), the benchmark's own. A state of the node that changes during a benchmark then
+ * shows on the points measured in it, which the fits leave out (fit_results.h). */
 json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pts,
-                         size_t npts, const char *progress, mb_raw_t *raw);
+                         size_t npts, const char *progress, mb_raw_t *raw,
+                         const double *probe_before_ns);
 
 #endif

@@ -13,6 +13,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "drift.h"
 #include "record.h"
 
 /* 95% normal quantile: a CI of the median spans about 2 * 1.96 standard errors. */
@@ -103,9 +104,33 @@ static void fit_results_mark_imprecise(mb_fit_point_t *pts, size_t n)
     free(rel);
 }
 
-/* The benchmark's measured points of this series, as fit points (malloc'd). */
+/* Of the n points with states state[] (mb_drift_point_state), which state's to keep:
+ * where some were measured in the usual state and some off it, the larger group's (the usual
+ * one's on a tie), when it has at least MB_FIT_SEGMENT_MIN_SIZES points; else -1, all. A
+ * point whose state cannot be told stays either way. */
+static int fit_results_keep_state(const int *state, size_t n)
+{
+    size_t on = 0, off = 0;
+    for (size_t i = 0; i < n; i++) {
+        on += state[i] == 1;
+        off += state[i] == 0;
+    }
+    if (on == 0 || off == 0)
+        return -1;
+    int keep = on >= off ? 1 : 0;
+    return (keep ? on : off) >= MB_FIT_SEGMENT_MIN_SIZES ? keep : -1;
+}
+
+/* The benchmark's measured points of this series, as fit points (malloc'd). Where the drift
+ * probe around each point (measure.h) read the node in two states during the benchmark, only
+ * the points of one state are fitted (fit_results_keep_state): on the 2-vCPU VMs the host moves
+ * the vCPUs every few seconds, a 0-byte pingpong reading 170-200 ns in one state and 400-460
+ * in the other, and a sweep that met both was fitted as breaks where the state changed
+ * (docs/fitting.md). *left_out and *kept_state say how many were left out and which state was
+ * kept (1 usual, 0 the other; -1 none left out). */
 static size_t fit_results_points(const json_t *bench, const json_t *series, double resolution_ns,
-                                 mb_fit_point_t **out)
+                                 double usual_ns, mb_fit_point_t **out, size_t *left_out,
+                                 int *kept_state)
 {
     const json_t *points = json_object_get(bench, "points");
     const char *p_axis = mb_record_axis(bench, MB_ROLE_RANKS);
@@ -113,8 +138,13 @@ static size_t fit_results_points(const json_t *bench, const json_t *series, doub
     size_t cap = json_array_size(points), n = 0, i;
     const json_t *pt;
     *out = malloc((cap ? cap : 1) * sizeof **out);
-    if (!*out)
+    int *state = malloc((cap ? cap : 1) * sizeof *state);
+    *left_out = 0;
+    *kept_state = -1;
+    if (!*out || !state) {
+        free(state);
         return 0;
+    }
     json_array_foreach(points, i, pt)
     {
         const json_t *median = json_object_get(pt, "median");
@@ -128,9 +158,21 @@ static size_t fit_results_points(const json_t *bench, const json_t *series, doub
         double d = fit_results_coord(pt, d_axis, 0.0);
         if (!same || !isfinite(t) || t <= 0 || !isfinite(p) || p < 1 || !isfinite(d) || d < 0)
             continue;
+        state[n] = mb_drift_point_state(pt, usual_ns);
         (*out)[n++] = (mb_fit_point_t){
             .p = p, .d = d, .t_ns = t, .sd_ns = fit_results_point_sd(pt, t, resolution_ns)};
     }
+    int keep = fit_results_keep_state(state, n);
+    if (keep >= 0) {
+        size_t kept = 0;
+        for (size_t j = 0; j < n; j++)
+            if (state[j] != !keep)
+                (*out)[kept++] = (*out)[j];
+        *left_out = n - kept;
+        *kept_state = keep;
+        n = kept;
+    }
+    free(state);
     fit_results_mark_imprecise(*out, n);
     return n;
 }
@@ -205,7 +247,7 @@ size_t mb_fit_results_eager_limits(const json_t *system, const json_t *series, d
 
 /* One "fits" entry for a benchmark and series. */
 static json_t *fit_results_entry(const json_t *bench, const json_t *series, double resolution_ns,
-                                 const json_t *system)
+                                 const json_t *system, double usual_ns)
 {
     json_t *vars = json_array();
     if (mb_record_axis(bench, MB_ROLE_RANKS))
@@ -219,10 +261,12 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
 
     char err[256] = "";
     mb_fit_point_t *pts = NULL;
-    size_t n = 0;
+    size_t n = 0, left_out = 0;
+    int kept_state = -1;
     if (json_array_size(vars) == 0)
         snprintf(err, sizeof err, "model linear_pd, but no axis has role message_size or ranks");
-    else if ((n = fit_results_points(bench, series, resolution_ns, &pts)) == 0)
+    else if ((n = fit_results_points(bench, series, resolution_ns, usual_ns, &pts, &left_out,
+                                     &kept_state)) == 0)
         snprintf(err, sizeof err, "no measured point with a positive median");
     else if (n == 1 && !mb_record_axis(bench, MB_ROLE_MESSAGE_SIZE))
         /* A benchmark over p alone (mpi.barrier) run on 2 ranks: p = 2 is all there is. */
@@ -233,6 +277,10 @@ static json_t *fit_results_entry(const json_t *bench, const json_t *series, doub
     else if (n == 1)
         snprintf(err, sizeof err, "one point measured: a model needs two or more");
     json_object_set_new(entry, "points", json_integer((json_int_t)n));
+    if (left_out)
+        json_object_set_new(entry, "drift_left_out",
+                            json_pack("{s:I, s:s, s:f}", "points", (json_int_t)left_out, "kept",
+                                      kept_state ? "usual" : "other", "usual_ns", usual_ns));
     /* The points with their errors as measured, for the holdout check, which weighs its
      * training points on their own. */
     mb_fit_point_t *stated = n ? malloc(n * sizeof *stated) : NULL;
@@ -321,6 +369,10 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
     /* The clock the points were timed with (docs/results.md's "system"), for their floor. */
     const json_t *clock = json_object_get(json_object_get(root, "system"), "clock");
     double resolution_ns = json_number_value(json_object_get(clock, "resolution_ns"));
+    /* The node's usual state over the run (drift.h), against which each point's readings say
+     * in which state it was measured; a document without one fits every point. */
+    const json_t *usual = json_object_get(json_object_get(root, "drift"), "usual_ns");
+    double usual_ns = json_is_number(usual) ? json_number_value(usual) : NAN;
     json_t *fits = json_array();
     size_t i;
     const json_t *bench;
@@ -336,7 +388,8 @@ json_t *mb_fit_results(const json_t *root, char *err, size_t errlen)
         size_t j;
         const json_t *series;
         json_array_foreach(all, j, series) json_array_append_new(
-            fits, fit_results_entry(bench, series, resolution_ns, json_object_get(root, "system")));
+            fits, fit_results_entry(bench, series, resolution_ns, json_object_get(root, "system"),
+                                    usual_ns));
         json_decref(all);
     }
     return fits;

@@ -10,7 +10,11 @@
  * median (1.2533 * resolution / sqrt(6 * iterations * n), with the resolution from the
  * document's system.clock; 1 ns where it states none) and at the series' scatter floor times
  * the median (mb_fit_scatter_weights, at least 0.5%), so that no point gets a weight its
- * neighbours belie; points with a non-finite or non-positive median are ignored.
+ * neighbours belie; points with a non-finite or non-positive median are ignored. Where the
+ * drift probe around each point (its "drift_probe", measure.h) read some points in the run's
+ * usual state (the document's drift.usual_ns) and some off it by more than
+ * MB_DRIFT_FLAG_RATIO, only the larger group is fitted (the usual state's on a tie), if it has
+ * MB_FIT_SEGMENT_MIN_SIZES points or more.
  *
  * A "fits" entry: {"name", "params": the series, e.g. {"pair": "intra"}, or {},
  * "variables": ["p"?, "d"?] (which of p and d the benchmark varies), "p_min", "p_max",
@@ -20,6 +24,8 @@
  * (d_min = d_max = 0, mb_fit_one_size; Q and chi2_reduced null when one point), the
  * segments of d > 0 after it (mb_fit_segments), of which the first may be the smallest
  * size's own case (d_min = d_max, as the 0-byte one);
+ * "drift_left_out" (only where some points were left out: fit_results.c): {"points": how
+ * many, "kept": "usual" or "other", "usual_ns": the run's usual drift reading},
  * "holdout_error_pct": number or null, "holdout_note": why null (only then),
  * "p_family" (only with 3 or more process counts: the family chosen on held-out p and fitted,
  * mb_fit_family_select): {"family", "latency_basis", "bandwidth_basis", "held_out_p",

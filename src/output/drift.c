@@ -31,6 +31,39 @@ bool mb_drift_off(double ns, double usual_ns)
     return ns > usual_ns * MB_DRIFT_FLAG_RATIO || ns * MB_DRIFT_FLAG_RATIO < usual_ns;
 }
 
+int mb_drift_point_state(const json_t *pt, double usual_ns)
+{
+    double ns;
+    if (!(usual_ns > 0) || !isfinite(usual_ns) || !mb_drift_record_ns(pt, &ns))
+        return -1;
+    return !mb_drift_off(ns, usual_ns);
+}
+
+size_t mb_drift_points_off(const json_t *bench, double usual_ns, size_t *probed)
+{
+    size_t off = 0, i;
+    const json_t *pt;
+    *probed = 0;
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        int state = mb_drift_point_state(pt, usual_ns);
+        *probed += state >= 0;
+        off += state == 0;
+    }
+    return off;
+}
+
+bool mb_drift_record_off(const json_t *bench, double usual_ns)
+{
+    double ns;
+    size_t probed;
+    if (!mb_drift_record_ns(bench, &ns))
+        return false;
+    size_t off = mb_drift_points_off(bench, usual_ns, &probed);
+    return mb_drift_off(ns, usual_ns) ||
+           (off > 0 && (double)off >= MB_DRIFT_POINTS_OFF_SHARE * (double)probed);
+}
+
 double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n)
 {
     *other_ns = NAN;
@@ -108,11 +141,16 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     json_array_foreach(benches, i, b)
     {
         double ns, before = drift_reading(b, "before_ns"), after = drift_reading(b, "after_ns");
-        if (!mb_drift_record_ns(b, &ns) || !mb_drift_off(ns, usual))
+        if (!mb_drift_record_ns(b, &ns) || !mb_drift_record_off(b, usual))
             continue;
-        json_array_append_new(flagged, json_pack("{s:O, s:f, s:f, s:f}", "name",
-                                                 json_object_get(b, "name"), "before_ns", before,
-                                                 "after_ns", after, "ratio", ns / usual));
+        json_t *entry = json_pack("{s:O, s:f, s:f, s:f}", "name", json_object_get(b, "name"),
+                                  "before_ns", before, "after_ns", after, "ratio", ns / usual);
+        size_t probed, off = mb_drift_points_off(b, usual, &probed);
+        if (entry && off > 0) {
+            json_object_set_new(entry, "points_off", json_integer((json_int_t)off));
+            json_object_set_new(entry, "points_probed", json_integer((json_int_t)probed));
+        }
+        json_array_append_new(flagged, entry);
     }
     json_t *summary = json_pack("{s:s, s:s*, s:f, s:f, s:f, s:I, s:o}", "method", method, "pair",
                                 pair, "median_ns", median, "usual_ns", usual, "flag_ratio",

@@ -32,6 +32,27 @@ double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t 
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
+/* A benchmark with at least this share of its probed points measured off the usual state is
+ * flagged too, whatever its own two readings: the node changed state during it and back. In a
+ * `--only 'mpi.*'` run on the 2-vCPU VM (AMD EPYC family 25, 2026-11-29), whose 0-byte pingpong
+ * flipped between about 190 and 440 ns every 0.1-6 s, mpi.pingpong read 419 and 550 ns around
+ * it (1.1x the usual 438) with 18 of its 45 points measured at about 200. */
+#define MB_DRIFT_POINTS_OFF_SHARE 0.25
+
+/* In which state point pt (a record's point) was measured, by the probe's readings around it
+ * (measure.h): 1 the usual one (their mean within MB_DRIFT_FLAG_RATIO of usual_ns), 0 off it,
+ * -1 unknown (no readings, or usual_ns not a positive number). */
+int mb_drift_point_state(const json_t *pt, double usual_ns);
+
+/* Of bench's points, how many were measured off usual_ns (mb_drift_point_state); *probed gets
+ * how many have readings. */
+size_t mb_drift_points_off(const json_t *bench, double usual_ns, size_t *probed);
+
+/* Whether bench was measured in another state than usual_ns: its two readings' mean off it
+ * (mb_drift_off), or MB_DRIFT_POINTS_OFF_SHARE or more of its probed points. False without
+ * its two readings. */
+bool mb_drift_record_off(const json_t *bench, double usual_ns);
+
 /* results.json's "drift" section for the document root: the method and the pair probed
  * ("intra" or "inter"; NULL: not said), the run's median probe reading, its usual state's
  * (mb_drift_states), the ratio, each benchmark whose two readings' mean was off the usual

@@ -171,6 +171,36 @@ static void report_fits_spikes(FILE *f, const json_t *fits)
     }
 }
 
+/* The fits that left out the points measured in the node's other state (fit_results.h), one
+ * line each, after the models: those points are in the benchmark's table as measured. */
+static void report_fits_drift(FILE *f, const json_t *fits)
+{
+    size_t i;
+    const json_t *fit;
+    bool any = false;
+    json_array_foreach(fits, i, fit)
+    {
+        const json_t *left = json_object_get(fit, "drift_left_out");
+        if (!json_is_object(left))
+            continue;
+        if (!any)
+            fprintf(f, REPORT_FITS_INDENT "left out: points the drift probe around each point "
+                                          "read in another state of the node than the fit's\n");
+        any = true;
+        char name[256];
+        report_fits_name(fit, name, sizeof name);
+        json_int_t out = json_integer_value(json_object_get(left, "points")),
+                   kept = json_integer_value(json_object_get(fit, "points"));
+        const char *state = json_string_value(json_object_get(left, "kept"));
+        fprintf(f,
+                REPORT_FITS_INDENT REPORT_FITS_INDENT
+                "%s: %" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                " points; fitted on the %s state's (usual: %.0f ns)\n",
+                name, out, out + kept, state && strcmp(state, "usual") == 0 ? "usual" : "other",
+                json_number_value(json_object_get(left, "usual_ns")));
+    }
+}
+
 /* Issue 13: how each collective grows with p, by the algorithm family that predicted the
  * largest p best from the smaller ones (fit_family.c), its model over the largest sizes,
  * its error at that p and the next family's, so a user sees how clear the choice was. */
@@ -428,6 +458,7 @@ void mb_report_fits(FILE *f, const json_t *root)
     if (json_is_array(fits)) {
         report_fits_models(f, fits);
         report_fits_spikes(f, fits);
+        report_fits_drift(f, fits);
         fprintf(f, "\n");
         report_fits_families(f, fits);
         fprintf(f, "\n");

@@ -134,6 +134,10 @@ static void html_warning_drift(FILE *f, const json_t *root)
         fputs("<li><code>", f);
         mb_html_escape(f, name);
         fprintf(f, "</code>: %.0f ns before, %.0f after", before, after);
+        double off = 0, probed = 0;
+        if (mb_report_text_num(b, "points_off", &off) &&
+            mb_report_text_num(b, "points_probed", &probed))
+            fprintf(f, ", %.0f of its %.0f points off the usual", off, probed);
         if (why) {
             fputs("; not measured again: ", f);
             mb_html_escape(f, why);

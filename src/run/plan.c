@@ -164,7 +164,8 @@ json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_pro
         mb_results_live_point(mb_measure_json_failed(p->bench, &p->points[0], "interrupted"), NULL);
     }
     double before_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
-    json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw);
+    json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw,
+                                      probed ? &before_ns : NULL);
     double after_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
     if (noise)
         json_object_set_new(result, "node_noise", noise);

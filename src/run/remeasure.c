@@ -245,7 +245,7 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
     int rc = 0;
     if (ctx->rank == 0) {
         double wall_s = mb_clock_elapsed_s() - began_s, now_ns = 0;
-        bool off = mb_drift_record_ns(result, &now_ns) && mb_drift_off(now_ns, a->usual_ns);
+        bool off = mb_drift_record_ns(result, &now_ns) && mb_drift_record_off(result, a->usual_ns);
         json_object_set_new(result, "drift_remeasure",
                             mb_drift_remeasured_json(a->first, ns, attempt));
         if (a->cap > 0)
