@@ -256,8 +256,9 @@ static void test_fit_first_size(void **state)
 
 /* A pingpong-like series (200 ns + 0.1 ns/B) whose sizes from 16 to 2048 B were measured
  * while the node sat in its other state, at twice the time, as the drift probe around each
- * point says (measure.h), against a run whose usual state reads 400 ns: the fit keeps the
- * usual state's points and recovers the line, and says how many it left out; where most
+ * point says (measure.h), against a run whose usual state reads 400 ns, and the 0-byte point
+ * too: the fit keeps the usual state's points and recovers the line, and says how many it
+ * left out, the 0-byte point kept as its own model; where most
  * points are in the other state it keeps those. Without the run's usual state (no "drift"
  * section) or without the points' readings, every point is fitted, and the mixture is not
  * the line. */
@@ -265,10 +266,10 @@ static json_t *two_state_doc(bool with_usual, bool with_probes, double other_fro
 {
     json_t *b = mb_testdoc_bench("mpi.twostate", "linear_pd", NULL, "size_bytes:message_size",
                                  "pair:label:intra", NULL);
-    for (double p = 1; p <= 65536; p *= 2)
+    for (double p = 0; p <= 65536; p = p < 1 ? 1 : p * 2)
         for (int k = 0; k < (p >= 2 && p < 65536 ? 2 : 1); k++) {
             double d = k ? 1.5 * p : p;
-            bool other = d >= other_from && d <= other_to;
+            bool other = (d >= other_from && d <= other_to) || d == 0;
             double t = (200 + 0.1 * d) * (other ? 2 : 1);
             json_t *pt = json_pack("{s:{s:f, s:s}, s:s, s:i, s:i, s:f, s:[f, f]}", "params",
                                    "size_bytes", d, "pair", "intra", "status", "ok", "n", 51,
@@ -300,17 +301,19 @@ static void test_fit_drift_states(void **state)
     assert_non_null(left);
     assert_int_equal(json_integer_value(json_object_get(left, "points")), 15);
     assert_string_equal(json_string_value(json_object_get(left, "kept")), "usual");
-    assert_int_equal(json_integer_value(json_object_get(f, "points")), 17);
+    /* the 0-byte point, in the other state too, is kept: its own model */
+    assert_int_equal(json_integer_value(json_object_get(f, "points")), 18);
     const json_t *segs = json_object_get(f, "segments");
-    assert_int_equal(json_array_size(segs), 1);
-    const json_t *seg = json_array_get(segs, 0);
+    assert_int_equal(json_array_size(segs), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(segs, 0), "d_max")), 0);
+    const json_t *seg = json_array_get(segs, 1);
     assert_true(fabs(term_coef(seg, "1") - 200) < 0.5);
     assert_true(fabs(term_coef(seg, "d") - 0.1) < 1e-4);
     assert_true(json_number_value(json_object_get(f, "holdout_error_pct")) < 1);
     /* The report names the fit and the count. */
     json_object_set(root, "fits", fits);
     char *text = mb_testdoc_render(mb_report_fits, root);
-    assert_non_null(strstr(text, "mpi.twostate intra: 15 of 32 points; fitted on the usual"));
+    assert_non_null(strstr(text, "mpi.twostate intra: 15 of 33 points; fitted on the usual"));
     free(text);
     json_decref(fits);
     json_decref(root);
@@ -322,7 +325,7 @@ static void test_fit_drift_states(void **state)
     left = json_object_get(f, "drift_left_out");
     assert_string_equal(json_string_value(json_object_get(left, "kept")), "other");
     assert_int_equal(json_integer_value(json_object_get(left, "points")), 3);
-    seg = json_array_get(json_object_get(f, "segments"), 0);
+    seg = json_array_get(json_object_get(f, "segments"), 1);
     assert_true(fabs(term_coef(seg, "1") - 400) < 1);
     json_decref(fits);
     json_decref(root);
@@ -333,7 +336,7 @@ static void test_fit_drift_states(void **state)
         fits = mb_fit_results(root, err, sizeof err);
         f = find_fit(fits, "mpi.twostate", "pair", "intra");
         assert_null(json_object_get(f, "drift_left_out"));
-        assert_int_equal(json_integer_value(json_object_get(f, "points")), 32);
+        assert_int_equal(json_integer_value(json_object_get(f, "points")), 33);
         json_decref(fits);
         json_decref(root);
     }

@@ -158,7 +158,9 @@ static size_t fit_results_points(const json_t *bench, const json_t *series, doub
         double d = fit_results_coord(pt, d_axis, 0.0);
         if (!same || !isfinite(t) || t <= 0 || !isfinite(p) || p < 1 || !isfinite(d) || d < 0)
             continue;
-        state[n] = mb_drift_point_state(pt, usual_ns);
+        /* A 0-byte point is never left out: it is its own model (below), and an export or a
+         * prediction at 0 B would otherwise have none. */
+        state[n] = d == 0 ? -1 : mb_drift_point_state(pt, usual_ns);
         (*out)[n++] = (mb_fit_point_t){
             .p = p, .d = d, .t_ns = t, .sd_ns = fit_results_point_sd(pt, t, resolution_ns)};
     }

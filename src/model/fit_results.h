@@ -14,7 +14,7 @@
  * drift probe around each point (its "drift_probe", measure.h) read some points in the run's
  * usual state (the document's drift.usual_ns) and some off it by more than
  * MB_DRIFT_FLAG_RATIO, only the larger group is fitted (the usual state's on a tie), if it has
- * MB_FIT_SEGMENT_MIN_SIZES points or more.
+ * MB_FIT_SEGMENT_MIN_SIZES points or more; the 0-byte points always are (their own model).
  *
  * A "fits" entry: {"name", "params": the series, e.g. {"pair": "intra"}, or {},
  * "variables": ["p"?, "d"?] (which of p and d the benchmark varies), "p_min", "p_max",
