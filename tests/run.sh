@@ -620,6 +620,12 @@ expect "4 ranks: every mpi primitive covers its sweep (pairs intra and inter, p 
 MB_PSEUDO_NODES=2 expect "2 ranks as 2 pseudo-nodes: the drift probe uses the inter-node pair" 0 '^inter$' -- \
     sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/mpi4.ini\" --only mpi.pingpong --out \"$TMP/drift_inter\" >/dev/null 2>&1 &&
            \"$BUILD/tests/results_get\" \"$TMP/drift_inter/results.json\" drift pair"
+# 4 ranks on one node: with fewer processors than that the probe reads the scheduler, and is
+# taken around each benchmark only (bench.h, probe_points); with as many, after each point too.
+if [ "$(nproc)" -lt 4 ]; then probes_want='^0 of [1-9][0-9]* [1-9][0-9.]*$'; else probes_want='^([1-9][0-9]*) of \1 [1-9][0-9.]*$'; fi
+expect "4 ranks on one node: the drift probe after each point only with a processor per rank" 0 "$probes_want" -- \
+    sh -c "$MPIRUN -np 4 \"$EXE\" --config \"$TMP/mpi4.ini\" --only mpi.pingpong --out \"$TMP/probes4\" >/dev/null 2>&1 &&
+           echo \$(\"$BUILD/tests/results_get\" \"$TMP/probes4/results.json\" mpi.pingpong point_probes) \$(\"$BUILD/tests/results_get\" \"$TMP/probes4/results.json\" mpi.pingpong drift_probe.before_ns)"
 expect "4 ranks: collectives report avg, max and entry skew over ranks" 0 '"entry_skew_ns"' -- \
     cat "$TMP/mpi4/results.json"
 # p = 2, 3, 4: each collective's family of p-dependence is chosen by predicting p = 4.

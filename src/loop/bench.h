@@ -37,6 +37,11 @@ typedef struct mb_context {
      * and whether the run has such a pair at all (the same on every rank). */
     MPI_Comm pair_intra, pair_inter;
     bool has_pair_intra, has_pair_inter;
+    /* The drift probe after every point too (measure.h), the same on every rank: where no
+     * node has more ranks than processors. Where one has, the probe reads the scheduler (a
+     * quick run at -np 8 on 2 cores spent 24 s of its 75 in 2231 probes, 0.26 s in 1062 at
+     * -np 2), and it is taken only around each benchmark. */
+    bool probe_points;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
     /* --time-budget: when (mb_clock_elapsed_s on world rank 0) this benchmark's share of it
      * ends; 0: no budget. With budget_coarse_first (the share may not hold all its points),

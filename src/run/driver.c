@@ -223,6 +223,16 @@ static int driver_make_out_dir(const char *requested, char *dir, size_t len, cha
 
 /* The point-to-point pairs: world rank 0 with the next rank of its node (intra-node) and
  * with the first rank of node 1 (inter-node; pseudo-nodes count as nodes). */
+/* Collective: whether no node has more ranks than processors it may run them on (bench.h's
+ * probe_points). */
+static bool driver_probe_points(const mb_context_t *ctx)
+{
+    int pus = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(ctx->topology));
+    int over = pus <= 0 || ctx->node_size > pus, any = 0;
+    MB_MPI_CHECK(MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_LOR, ctx->comm));
+    return !any;
+}
+
 static void driver_make_pairs(mb_context_t *ctx, const mb_node_layout_t *layout)
 {
     int intra = ctx->rank == 0 || (layout->node == 0 && layout->local_rank == 1);
@@ -581,6 +591,7 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
                          .node_size = layout.local_size, .pair_intra = MPI_COMM_NULL,
                          .pair_inter = MPI_COMM_NULL};
     driver_make_pairs(&ctx, &layout);
+    ctx.probe_points = driver_probe_points(&ctx);
     if (driver_plan(&ctx, selected, plan, &nplan) != 0)
         goto done;
     mark_s = mb_timings_lap(timings, "setup", mark_s);

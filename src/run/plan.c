@@ -165,7 +165,7 @@ json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_pro
     }
     double before_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
     json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw,
-                                      probed ? &before_ns : NULL);
+                                      probed && ctx->probe_points ? &before_ns : NULL);
     double after_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
     if (noise)
         json_object_set_new(result, "node_noise", noise);
