@@ -221,8 +221,6 @@ static int driver_make_out_dir(const char *requested, char *dir, size_t len, cha
     return -1;
 }
 
-/* The point-to-point pairs: world rank 0 with the next rank of its node (intra-node) and
- * with the first rank of node 1 (inter-node; pseudo-nodes count as nodes). */
 /* Collective: whether no node has more ranks than processors it may run them on (bench.h's
  * probe_points). */
 static bool driver_probe_points(const mb_context_t *ctx)
@@ -233,6 +231,8 @@ static bool driver_probe_points(const mb_context_t *ctx)
     return !any;
 }
 
+/* The point-to-point pairs: world rank 0 with the next rank of its node (intra-node) and
+ * with the first rank of node 1 (inter-node; pseudo-nodes count as nodes). */
 static void driver_make_pairs(mb_context_t *ctx, const mb_node_layout_t *layout)
 {
     int intra = ctx->rank == 0 || (layout->node == 0 && layout->local_rank == 1);
