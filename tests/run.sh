@@ -568,6 +568,22 @@ drift_each_said() {
 }
 expect "drift re-measure under the budget: every flagged benchmark measured again, or says why not" 0 '' -- \
     drift_each_said "$DR3"
+# MBSUITE_INJECT_DRIFT_WAIT: the wait for the usual state reads the other state throughout, so
+# under a budget the first flagged benchmark's wait ends with the budget, and each after it
+# is tried in turn (a shorter one may fit), not given up with the first: each says on its own
+# line why it was not measured again. The run ends: every rank leaves the wait alike.
+DR4="$TMP/drift-wait"
+env MBSUITE_INJECT_DRIFT=mpi.sendrecv,mpi.bcast MBSUITE_INJECT_DRIFT_WAIT=1 timeout 120 \
+    $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" --time-budget 8s \
+    --only 'mpi.pingpong,mpi.send,mpi.recv,mpi.sendrecv,mpi.bcast' --out "$DR4" >"$DR4.log" 2>&1
+expect "drift re-measure, the node off its usual state until the budget ends: the run ends complete" 0 \
+    ': ok \(5 benchmarks, [0-9]+ points, 0 failed\)' -- "$BUILD/tests/check_results" --complete \
+    "$DR4/results.json"
+expect "drift re-measure, the node off its usual state: every flagged benchmark says why not" 0 '' -- \
+    drift_each_said "$DR4"
+expect "drift re-measure, the node off its usual state: each tried in turn, none measured again" 0 \
+    'mbsuite: mpi\.[a-z0-9_]+ not measured again: the probe still read [0-9]+ ns after [0-9.]+ s, off the [0-9]+ ns of the run.s usual state, when the time budget had no more room$' -- \
+    sh -c "! grep -Eq 'measuring mpi\\.[a-z0-9_]+ again|and [0-9]+ more not measured again' \"$DR4.log\" && cat \"$DR4.log\""
 # quick.ini has the re-measure off.
 expect "drift re-measure off ([run] drift_remeasure = no): flagged, not measured again" 0 \
     '^mbsuite: drift: mpi\.sendrecv measured while the probe' -- \

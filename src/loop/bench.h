@@ -42,6 +42,10 @@ typedef struct mb_context {
      * quick run at -np 8 on 2 cores spent 24 s of its 75 in 2231 probes, 0.26 s in 1062 at
      * -np 2), and it is taken only around each benchmark. */
     bool probe_points;
+    /* Test hook (plan.c's MBSUITE_INJECT_DRIFT): the drift probe's readings on rank 0 are this
+     * many times what they were, before, during and after a benchmark, as if the node had
+     * been in another state then; 0 or 1: as read. */
+    double probe_scale;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
     /* --time-budget: when (mb_clock_elapsed_s on world rank 0) this benchmark's share of it
      * ends; 0: no budget. With budget_coarse_first (the share may not hold all its points),

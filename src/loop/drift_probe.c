@@ -68,5 +68,6 @@ double mb_drift_probe_ns(const mb_context_t *ctx)
     if (ctx->rank != 0)
         return NAN;
     gsl_sort(half_ns, 1, DRIFT_PROBE_BLOCKS);
-    return gsl_stats_median_from_sorted_data(half_ns, 1, DRIFT_PROBE_BLOCKS);
+    double scale = ctx->probe_scale > 0 ? ctx->probe_scale : 1;
+    return scale * gsl_stats_median_from_sorted_data(half_ns, 1, DRIFT_PROBE_BLOCKS);
 }

@@ -60,8 +60,10 @@ bool mb_drift_record_off(const json_t *bench, double usual_ns)
     if (!mb_drift_record_ns(bench, &ns))
         return false;
     size_t off = mb_drift_points_off(bench, usual_ns, &probed);
-    return mb_drift_off(ns, usual_ns) ||
-           (off > 0 && (double)off >= MB_DRIFT_POINTS_OFF_SHARE * (double)probed);
+    /* Its points' readings, where it has them, say more than its own two (drift.h). */
+    if (probed > 0)
+        return off > 0 && (double)off >= MB_DRIFT_POINTS_OFF_SHARE * (double)probed;
+    return mb_drift_off(ns, usual_ns);
 }
 
 double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n)
@@ -176,9 +178,10 @@ json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, doub
         const char *name = json_string_value(json_object_get(f, "name"));
         if (!name || !(b = mb_record_find(root, name)))
             continue;
-        spent_s += fmax(json_number_value(json_object_get(b, "wall_s")), 0);
-        if (left_s >= 0 && spent_s > left_s)
-            return names;
+        double wall_s = fmax(json_number_value(json_object_get(b, "wall_s")), 0);
+        if (left_s >= 0 && spent_s + wall_s > left_s)
+            continue; /* a later, shorter one may still fit */
+        spent_s += wall_s;
         json_array_append_new(names, json_string(name));
     }
     return names;

@@ -32,11 +32,16 @@ double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t 
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
-/* A benchmark with at least this share of its probed points measured off the usual state is
- * flagged too, whatever its own two readings: the node changed state during it and back. In a
- * `--only 'mpi.*'` run on the 2-vCPU VM (AMD EPYC family 25, 2026-11-29), whose 0-byte pingpong
- * flipped between about 190 and 440 ns every 0.1-6 s, mpi.pingpong read 419 and 550 ns around
- * it (1.1x the usual 438) with 18 of its 45 points measured at about 200. */
+/* Where the probe was taken around a benchmark's points, they decide whether it was measured
+ * in another state, not its own two readings: it is when at least this share of its probed
+ * points were measured off the usual state. Its own readings miss a state that came and went
+ * during it: in a `--only 'mpi.*'` run on the 2-vCPU VM (AMD EPYC family 25, 2026-11-29),
+ * whose 0-byte pingpong flipped between about 190 and 440 ns every 0.1-6 s, mpi.pingpong read
+ * 419 and 550 ns around it (1.1x the usual 438) with 18 of its 45 points measured at about 200.
+ * And they see a change during its first or last point alone as the whole: in a default run
+ * there (usual 461 ns), mpi.rsend, recv, irecv2 and gap read about 200 ns on one side and 460
+ * on the other, with 5, 1, 2 and 2 of their 45 points off, and took their turn to be measured
+ * again. */
 #define MB_DRIFT_POINTS_OFF_SHARE 0.25
 
 /* In which state point pt (a record's point) was measured, by the probe's readings around it
@@ -48,15 +53,15 @@ int mb_drift_point_state(const json_t *pt, double usual_ns);
  * how many have readings. */
 size_t mb_drift_points_off(const json_t *bench, double usual_ns, size_t *probed);
 
-/* Whether bench was measured in another state than usual_ns: its two readings' mean off it
- * (mb_drift_off), or MB_DRIFT_POINTS_OFF_SHARE or more of its probed points. False without
- * its two readings. */
+/* Whether bench was measured in another state than usual_ns: MB_DRIFT_POINTS_OFF_SHARE or
+ * more of its probed points off it, or, where none of its points has readings, its own two
+ * readings' mean (mb_drift_off). False without its own two readings. */
 bool mb_drift_record_off(const json_t *bench, double usual_ns);
 
 /* results.json's "drift" section for the document root: the method and the pair probed
  * ("intra" or "inter"; NULL: not said), the run's median probe reading, its usual state's
- * (mb_drift_states), the ratio, each benchmark whose two readings' mean was off the usual
- * state's reading by more than the ratio, with its readings ("flagged"), and where the run
+ * (mb_drift_states), the ratio, each benchmark measured off the usual state
+ * (mb_drift_record_off), with its readings ("flagged"), and where the run
  * measured flagged benchmarks again at its end (records with "drift_remeasure"), those
  * measured again with their first readings ("remeasured") and those not, with why
  * ("not_remeasured"). NULL when no benchmark was probed (the run had no pair). New
@@ -64,8 +69,13 @@ bool mb_drift_record_off(const json_t *bench, double usual_ns);
 json_t *mb_drift_summary(const json_t *root, const char *method, const char *pair);
 
 /* Of summary's flagged benchmarks (mb_drift_summary of root), the names of those to measure
- * again: in the order measured, while their first measurements' wall times (each record's
- * wall_s) add up to at most left_s (negative: no limit). New reference. */
+ * again: in the order measured, each whose first measurement's wall time (its record's
+ * wall_s) still fits left_s (negative: no limit) with those chosen before it; one that does
+ * not is passed over for the shorter ones after it. Taken only while they fit, a default run's
+ * time left went to shm.barrier, shm.bandwidth (8.3 s) and shm.stream_scale, the first three
+ * of its 24 flagged benchmarks; the probe still read the other state when shm.bandwidth's
+ * turn came, and 21 were left, 20 of them 0.01-2.4 s each (2-vCPU VM, 2026-11-29). New
+ * reference. */
 json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s);
 
 /* Of summary's flagged benchmarks (mb_drift_summary of root), the names of those whose records

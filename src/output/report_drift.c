@@ -73,8 +73,9 @@ void mb_report_drift(FILE *f, const json_t *root)
         fprintf(f, "; %zu benchmark(s) measured again at the run's end (below), after which",
                 remeasured);
     fprintf(f,
-            "%s %zu benchmark(s) whose two readings averaged over %.2gx %s, or under 1/%.2g of "
-            "it\n",
+            "%s %zu benchmark(s) measured in another state: a quarter or more of their points' "
+            "readings (or, without those, their own two) averaged over %.2gx %s or under 1/%.2g "
+            "of it\n",
             remeasured ? "" : ";", json_array_size(flagged), MB_DRIFT_FLAG_RATIO,
             two || usual != median ? "the usual" : "that", MB_DRIFT_FLAG_RATIO);
     size_t i;

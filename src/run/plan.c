@@ -127,22 +127,22 @@ static bool plan_probed(const mb_plan_entry_t *p, bool by_process)
            (strcmp(p->bench->group, "mpi") == 0 || strcmp(p->bench->group, "shm") == 0);
 }
 
-/* The drift probe's reading around plan entry p's measurement (0: its first, k: its k-th
- * again; collective; NAN off rank 0). Test hook, MBSUITE_INJECT_DRIFT=NAME[:K][,NAME[:K]...]
- * (read on rank 0): the readings around each NAME's first K measurements (K = 1 when not
- * given) read 3 times what they were, as if the node had been in another state then, so
- * that tests can see a flagged benchmark measured again (drift_remeasure), and once more. */
-static double plan_probe_ns(const mb_context_t *ctx, const mb_plan_entry_t *p, int measurement)
+/* The scale of the drift probe's readings around and during plan entry p's measurement (0:
+ * its first, k: its k-th again; ctx->probe_scale). Test hook,
+ * MBSUITE_INJECT_DRIFT=NAME[:K][,NAME[:K]...] (read on rank 0): those around each NAME's first
+ * K measurements (K = 1 when not given), its points' too, read 3 times what they were, as if
+ * the node had been in another state then, so that tests can see a flagged benchmark
+ * measured again (drift_remeasure), and once more; else 1. */
+static double plan_probe_scale(const mb_context_t *ctx, const mb_plan_entry_t *p, int measurement)
 {
-    double ns = mb_drift_probe_ns(ctx);
     const char *item = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
     for (; item && *item; item += strcspn(item, ","), item += *item == ',') {
         size_t len = strcspn(item, ":,");
         long times = item[len] == ':' ? strtol(item + len + 1, NULL, 10) : 1;
         if (strlen(p->bench->name) == len && strncmp(item, p->bench->name, len) == 0)
-            return measurement < times ? 3 * ns : ns;
+            return measurement < times ? 3 : 1;
     }
-    return ns;
+    return 1;
 }
 
 json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_process,
@@ -163,10 +163,12 @@ json_t *mb_plan_measure(mb_context_t *ctx, const mb_plan_entry_t *p, bool by_pro
         json_decref(header);
         mb_results_live_point(mb_measure_json_failed(p->bench, &p->points[0], "interrupted"), NULL);
     }
-    double before_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
+    ctx->probe_scale = plan_probe_scale(ctx, p, measurement);
+    double before_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
     json_t *result = mb_measure_bench(p->bench, ctx, p->points, p->npoints, progress, raw,
                                       probed && ctx->probe_points ? &before_ns : NULL);
-    double after_ns = probed ? plan_probe_ns(ctx, p, measurement) : NAN;
+    double after_ns = probed ? mb_drift_probe_ns(ctx) : NAN;
+    ctx->probe_scale = 1;
     if (noise)
         json_object_set_new(result, "node_noise", noise);
     if (ctx->rank == 0 && isfinite(before_ns) && isfinite(after_ns))

@@ -3,6 +3,7 @@
  * flagged benchmark again through the plan (plan.h), and the notes on those it could not. */
 #include "remeasure.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,34 +97,45 @@ static int remeasure_note_late_flags(mb_results_t *results, double chosen_usual_
 }
 
 /* How a wait for the node's usual state ended (remeasure_wait_usual_state). */
-enum { REMEASURE_WAIT_BACK, REMEASURE_WAIT_NAP, REMEASURE_WAIT_OFF, REMEASURE_WAIT_NO_TIME };
+enum {
+    REMEASURE_WAIT_BACK,
+    REMEASURE_WAIT_NAP,
+    REMEASURE_WAIT_OFF,         /* its limit ran out, the node off its usual state */
+    REMEASURE_WAIT_OFF_NO_TIME, /* the budget ended it, the node off its usual state */
+    REMEASURE_WAIT_NO_TIME,     /* the node back, but the budget cannot hold the measurement */
+};
 
 /* Collective: probe until the reading is back within the flag ratio of usual_ns (rank 0's:
  * the run's usual state, drift.h), napping between tries, for REMEASURE_WAIT_S at
- * most and, with a budget, while need_s still fits before end_s. Returns REMEASURE_WAIT_BACK;
- * REMEASURE_WAIT_OFF when it gave up with the probe still off the usual state (the wait's
- * limit or the budget ended it: *budget_ended, rank 0); REMEASURE_WAIT_NO_TIME when the probe
- * read the usual state but the budget could not hold need_s (a measurement again never
- * starts where the budget cannot hold it). The same on every rank. *ns: the last reading
- * (rank 0), *waited_s: how long it waited. */
+ * most and, with a budget, while need_s still fits before end_s (rank 0's clock and need_s
+ * decide). Returns REMEASURE_WAIT_BACK; REMEASURE_WAIT_OFF when it gave up with the probe
+ * still off the usual state after REMEASURE_WAIT_S, REMEASURE_WAIT_OFF_NO_TIME when the
+ * budget ended it sooner; REMEASURE_WAIT_NO_TIME when the probe read the usual state but the
+ * budget could not hold need_s (a measurement again never starts where the budget cannot
+ * hold it). The same on every rank. *ns: the last reading (rank 0), *waited_s: how long it
+ * waited. Test hook, MBSUITE_INJECT_DRIFT_WAIT (read on rank 0): every reading of the wait
+ * reads 3 times usual_ns, as if the node had stayed in another state. */
 static int remeasure_wait_usual_state(const mb_context_t *ctx, double usual_ns, double end_s,
-                                      double need_s, double *ns, double *waited_s,
-                                      bool *budget_ended)
+                                      double need_s, double *ns, double *waited_s)
 {
     double start_s = mb_clock_elapsed_s();
+    bool inject = ctx->rank == 0 && getenv("MBSUITE_INJECT_DRIFT_WAIT");
     for (;;) {
         *ns = mb_drift_probe_ns(ctx);
+        if (inject)
+            *ns = 3 * usual_ns;
         double now_s = mb_clock_elapsed_s(), nap_s = REMEASURE_NAP_NS / 1e9;
         *waited_s = now_s - start_s;
         bool off = ctx->rank == 0 && mb_drift_off(*ns, usual_ns);
         /* back, it would start now; else after a nap at least */
-        *budget_ended = end_s > 0 && now_s + (off ? nap_s : 0) + need_s > end_s;
+        bool budget_ended = end_s > 0 && now_s + (off ? nap_s : 0) + need_s > end_s;
         int state = REMEASURE_WAIT_BACK;
         if (ctx->rank == 0 && !off)
-            state = *budget_ended ? REMEASURE_WAIT_NO_TIME : REMEASURE_WAIT_BACK;
+            state = budget_ended ? REMEASURE_WAIT_NO_TIME : REMEASURE_WAIT_BACK;
         else if (ctx->rank == 0)
-            state = *budget_ended || *waited_s + nap_s > REMEASURE_WAIT_S ? REMEASURE_WAIT_OFF
-                                                                          : REMEASURE_WAIT_NAP;
+            state = budget_ended                           ? REMEASURE_WAIT_OFF_NO_TIME
+                    : *waited_s + nap_s > REMEASURE_WAIT_S ? REMEASURE_WAIT_OFF
+                                                           : REMEASURE_WAIT_NAP;
         MB_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, ctx->comm));
         if (state != REMEASURE_WAIT_NAP)
             return state;
@@ -141,7 +153,7 @@ static int remeasure_choose(const mb_plan_entry_t *plan, size_t nplan, mb_result
 {
     const json_t *root = mb_results_json(results), *f;
     json_t *summary = mb_drift_summary(root, "", NULL);
-    double left_s = end_s > 0 ? end_s - mb_clock_elapsed_s() : -1;
+    double left_s = end_s > 0 ? fmax(end_s - mb_clock_elapsed_s(), 0) : -1; /* -1: no limit */
     json_t *names = mb_drift_remeasure_names(summary, root, left_s);
     int n = 0, rc = 0;
     size_t i, k;
@@ -190,29 +202,30 @@ typedef struct remeasure_again {
 /* Measure a->p again (attempt 1, 2, ...) once the probe reads the usual state, and replace its
  * record. Collective; the same on every rank: 0 when done, 1 when measured but its readings
  * were still off the usual state and another attempt fits (REMEASURE_TRIES, the
- * budget), 2 when the wait gave up with the node off its usual state, 3 when the budget
- * could not hold it (a->why, rank 0, for both), -1 on a write error. */
+ * budget), 2 when the wait's own limit ran out with the node off its usual state, 3 when
+ * the budget could not hold it, the node back in its usual state or not (a->why, rank 0, for
+ * both), -1 on a write error. */
 static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
                           const json_t *preflight, mb_results_t *results, mb_raw_t *raw,
                           const mb_timings_t *timings)
 {
     double ns = 0, waited_s = 0;
-    bool budget_ended = false;
-    int waited = remeasure_wait_usual_state(ctx, a->usual_ns, a->end_s, a->need_s, &ns, &waited_s,
-                                            &budget_ended);
+    int waited = remeasure_wait_usual_state(ctx, a->usual_ns, a->end_s, a->need_s, &ns, &waited_s);
     if (waited == REMEASURE_WAIT_NO_TIME) {
         if (ctx->rank == 0)
             snprintf(a->why, sizeof a->why, "%s", REMEASURE_NO_TIME_WHY);
         return 3;
     }
-    if (waited == REMEASURE_WAIT_OFF) {
+    if (waited == REMEASURE_WAIT_OFF || waited == REMEASURE_WAIT_OFF_NO_TIME) {
+        bool no_time = waited == REMEASURE_WAIT_OFF_NO_TIME;
         if (ctx->rank == 0)
             snprintf(a->why, sizeof a->why,
                      "the probe still read %.0f ns after %.1f s, off the %.0f ns of the run's "
                      "usual state%s",
                      ns, waited_s, a->usual_ns,
-                     budget_ended ? ", when the time budget had no more room" : "");
-        return 2;
+                     no_time ? ", when the time budget had no more room" : "");
+        /* Ended by the budget, the wait may still fit a shorter one after it. */
+        return no_time ? 3 : 2;
     }
     double began_s = mb_clock_elapsed_s();
     uint64_t span_cap = mb_sysinfo_memory_span_cap();
@@ -274,11 +287,11 @@ static void remeasure_first(const mb_results_t *results, remeasure_again_t *a)
     a->need_s = json_number_value(json_object_get(a->first, "wall_s"));
 }
 
-/* Rank 0: the wait before again[k]'s measurement number attempt gave up: with the node off
- * its usual state (stop: the rest would wait as long), or for the budget (only this one: a
- * shorter one may fit). On the first pass those benchmarks are noted not measured again,
- * with why; on the second they keep their measurement again. Returns 0, or -1 on a write
- * error. */
+/* Rank 0: the wait before again[k]'s measurement number attempt gave up: its own limit ran
+ * out with the node off its usual state (stop: the rest would wait as long), or the budget
+ * could not hold it (only this one: a shorter one may fit). On the first pass those benchmarks are
+ * noted not measured again, with why; on the second they keep their measurement again. Returns 0,
+ * or -1 on a write error. */
 static int remeasure_gave_up(const mb_plan_entry_t *plan, const int *which, int n,
                              const remeasure_again_t *again, int k, int attempt, bool stop,
                              mb_results_t *results)

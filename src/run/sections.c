@@ -101,15 +101,23 @@ int mb_sections_add_drift(mb_results_t *results, const char *method, const char 
     size_t i;
     const json_t *b;
     json_array_foreach(json_object_get(drift, "flagged"), i, b)
+    {
+        /* Flagged by its points' readings, its own two may both read the usual state. */
+        char points[96] = "";
+        if (json_object_get(b, "points_off"))
+            snprintf(points, sizeof points, ", %lld of its %lld points off the usual",
+                     (long long)json_integer_value(json_object_get(b, "points_off")),
+                     (long long)json_integer_value(json_object_get(b, "points_probed")));
         fprintf(stderr,
                 "mbsuite: drift: %s measured while the probe (pair %s) read %.0f and %.0f ns, "
-                "%.2fx the run's usual %.0f ns: the node was in another state then; "
+                "%.2fx the run's usual %.0f ns%s: the node was in another state then; "
                 "compare it with care\n",
                 json_string_value(json_object_get(b, "name")), pair,
                 json_number_value(json_object_get(b, "before_ns")),
                 json_number_value(json_object_get(b, "after_ns")),
                 json_number_value(json_object_get(b, "ratio")),
-                json_number_value(json_object_get(drift, "usual_ns")));
+                json_number_value(json_object_get(drift, "usual_ns")), points);
+    }
     return mb_results_set_section(results, "drift", drift, err, errlen);
 }
 
