@@ -41,6 +41,22 @@ static uint64_t message_memory_share(const mb_context_t *ctx)
     return memory ? memory / 4 / (uint64_t)(ctx->node_size > 0 ? ctx->node_size : 1) : 0;
 }
 
+/* The points (size, pair) of each of the nsizes sizes, for each pair the run has (intra, then
+ * inter), at most max; returns how many. */
+static int message_pairs_at(const mb_context_t *ctx, const uint64_t *sizes, size_t nsizes,
+                            mb_point_t *pts, size_t max)
+{
+    size_t n = 0;
+    for (int pair = MB_PAIR_INTRA; pair <= MB_PAIR_INTER; pair++) {
+        if ((pair == MB_PAIR_INTRA && !ctx->has_pair_intra) ||
+            (pair == MB_PAIR_INTER && !ctx->has_pair_inter))
+            continue;
+        for (size_t i = 0; i < nsizes && n < max; i++)
+            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], pair}};
+    }
+    return (int)n;
+}
+
 int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max, char *err,
                            size_t errlen)
 {
@@ -58,15 +74,7 @@ int mb_message_pair_points(const mb_context_t *ctx, mb_point_t *pts, size_t max,
         return -1;
     }
     uint64_t sizes[128];
-    size_t nsizes = message_sizes(top, true, sizes, MB_COUNT(sizes)), n = 0;
-    for (int pair = MB_PAIR_INTRA; pair <= MB_PAIR_INTER; pair++) {
-        if ((pair == MB_PAIR_INTRA && !ctx->has_pair_intra) ||
-            (pair == MB_PAIR_INTER && !ctx->has_pair_inter))
-            continue;
-        for (size_t i = 0; i < nsizes && n < max; i++)
-            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], pair}};
-    }
-    return (int)n;
+    return message_pairs_at(ctx, sizes, message_sizes(top, true, sizes, MB_COUNT(sizes)), pts, max);
 }
 
 size_t mb_message_window_sizes(uint64_t top, uint64_t *out, size_t max)
@@ -100,16 +108,9 @@ int mb_message_window_pair_points(const mb_context_t *ctx, mb_point_t *pts, size
         mb_message_window(ctx, err, errlen) < 0)
         return -1;
     uint64_t sizes[64];
-    size_t nsizes = mb_message_window_sizes(ctx->config->mpi_max_size, sizes, MB_COUNT(sizes));
-    size_t n = 0;
-    for (int pair = MB_PAIR_INTRA; pair <= MB_PAIR_INTER; pair++) {
-        if ((pair == MB_PAIR_INTRA && !ctx->has_pair_intra) ||
-            (pair == MB_PAIR_INTER && !ctx->has_pair_inter))
-            continue;
-        for (size_t i = 0; i < nsizes && n < max; i++)
-            pts[n++] = (mb_point_t){.v = {(int64_t)sizes[i], pair}};
-    }
-    return (int)n;
+    return message_pairs_at(
+        ctx, sizes, mb_message_window_sizes(ctx->config->mpi_max_size, sizes, MB_COUNT(sizes)), pts,
+        max);
 }
 
 mb_scope_t mb_message_pair_scope(const mb_point_t *pt)
