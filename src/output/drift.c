@@ -53,17 +53,25 @@ size_t mb_drift_points_off(const json_t *bench, double usual_ns, size_t *probed)
     return off;
 }
 
-bool mb_drift_record_off(const json_t *bench, double usual_ns)
+/* mb_drift_record_off, with the count of bench's points off usual_ns and of those probed. */
+static bool drift_record_off_counted(const json_t *bench, double usual_ns, size_t *off,
+                                     size_t *probed)
 {
     double ns;
-    size_t probed;
+    *off = *probed = 0;
     if (!mb_drift_record_ns(bench, &ns))
         return false;
-    size_t off = mb_drift_points_off(bench, usual_ns, &probed);
+    *off = mb_drift_points_off(bench, usual_ns, probed);
     /* Its points' readings, where it has them, say more than its own two (drift.h). */
-    if (probed > 0)
-        return off > 0 && (double)off >= MB_DRIFT_POINTS_OFF_SHARE * (double)probed;
+    if (*probed > 0)
+        return *off > 0 && (double)*off >= MB_DRIFT_POINTS_OFF_SHARE * (double)*probed;
     return mb_drift_off(ns, usual_ns);
+}
+
+bool mb_drift_record_off(const json_t *bench, double usual_ns)
+{
+    size_t off, probed;
+    return drift_record_off_counted(bench, usual_ns, &off, &probed);
 }
 
 double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t *other_n)
@@ -143,11 +151,11 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     json_array_foreach(benches, i, b)
     {
         double ns, before = drift_reading(b, "before_ns"), after = drift_reading(b, "after_ns");
-        if (!mb_drift_record_ns(b, &ns) || !mb_drift_record_off(b, usual))
+        size_t off, probed;
+        if (!drift_record_off_counted(b, usual, &off, &probed) || !mb_drift_record_ns(b, &ns))
             continue;
         json_t *entry = json_pack("{s:O, s:f, s:f, s:f}", "name", json_object_get(b, "name"),
                                   "before_ns", before, "after_ns", after, "ratio", ns / usual);
-        size_t probed, off = mb_drift_points_off(b, usual, &probed);
         if (entry && off > 0) {
             json_object_set_new(entry, "points_off", json_integer((json_int_t)off));
             json_object_set_new(entry, "points_probed", json_integer((json_int_t)probed));
