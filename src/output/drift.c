@@ -175,22 +175,36 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     return summary;
 }
 
+/* Flagged entry f's benchmark in root and its first measurement's wall time, or NULL. */
+static const char *drift_flagged_wall(const json_t *f, const json_t *root, double *wall_s)
+{
+    const char *name = json_string_value(json_object_get(f, "name"));
+    const json_t *b = name ? mb_record_find(root, name) : NULL;
+    *wall_s = b ? fmax(json_number_value(json_object_get(b, "wall_s")), 0) : 0;
+    return b ? name : NULL;
+}
+
 json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s)
 {
     json_t *names = json_array();
-    const json_t *f, *b;
-    size_t i;
-    double spent_s = 0;
-    json_array_foreach(json_object_get(summary, "flagged"), i, f)
+    const json_t *flagged = json_object_get(summary, "flagged"), *f, *g;
+    size_t i, j;
+    json_array_foreach(flagged, i, f)
     {
-        const char *name = json_string_value(json_object_get(f, "name"));
-        if (!name || !(b = mb_record_find(root, name)))
+        double wall_s, other_s;
+        const char *name = drift_flagged_wall(f, root, &wall_s);
+        if (!name)
             continue;
-        double wall_s = fmax(json_number_value(json_object_get(b, "wall_s")), 0);
-        if (left_s >= 0 && spent_s + wall_s > left_s)
-            continue; /* a later, shorter one may still fit */
-        spent_s += wall_s;
-        json_array_append_new(names, json_string(name));
+        /* The time of the shortest first (the order measured among equals) up to this one. */
+        double upto_s = 0;
+        json_array_foreach(flagged, j, g)
+        {
+            if (drift_flagged_wall(g, root, &other_s) &&
+                (other_s < wall_s || (other_s == wall_s && j <= i)))
+                upto_s += other_s;
+        }
+        if (left_s < 0 || upto_s <= left_s)
+            json_array_append_new(names, json_string(name));
     }
     return names;
 }
