@@ -72,8 +72,8 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
  * again, in the order measured: as many as left_s (negative: no limit) holds, the shortest
  * first by their first measurements' wall times (each record's wall_s). Taken in the order
  * measured while they fit, a default run's time left went to shm.barrier, shm.bandwidth (8.3 s)
- * and shm.stream_scale, the first three of its 24 flagged benchmarks, and 21 were left, 20 of
- * them 0.01-2.4 s each; taken in that order but passing over those that did not fit, another
+ * and shm.stream_scale, the first three of its 24 flagged benchmarks, and not to the 21 after
+ * them, 0.01-2.4 s each; taken in that order but passing over those that did not fit, another
  * run's went to shm.bandwidth, stream_copy and stream_add, and 22 were left (2-vCPU VM,
  * 2026-11-29). New reference. */
 json_t *mb_drift_remeasure_names(const json_t *summary, const json_t *root, double left_s);
