@@ -2,6 +2,7 @@
 #include "drift.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,17 @@ json_t *mb_drift_summary(const json_t *root, const char *method, const char *pai
     if (summary)
         drift_remeasure_lists(benches, summary);
     return summary;
+}
+
+void mb_drift_points_off_text(const json_t *flagged_entry, char *buf, size_t len)
+{
+    const json_t *off = json_object_get(flagged_entry, "points_off"),
+                 *probed = json_object_get(flagged_entry, "points_probed");
+    if (off && probed)
+        snprintf(buf, len, ", %.0f of its %.0f points off the usual", json_number_value(off),
+                 json_number_value(probed));
+    else if (len > 0)
+        buf[0] = '\0';
 }
 
 /* Flagged entry f's benchmark in root and its first measurement's wall time, or NULL. */

@@ -58,6 +58,10 @@ size_t mb_drift_points_off(const json_t *bench, double usual_ns, size_t *probed)
  * readings' mean (mb_drift_off). False without its own two readings. */
 bool mb_drift_record_off(const json_t *bench, double usual_ns);
 
+/* ", K of its N points off the usual" for a flagged entry of the summary that counts its points
+ * off (points_off, points_probed), else "": the same words on stderr and in both reports. */
+void mb_drift_points_off_text(const json_t *flagged_entry, char *buf, size_t len);
+
 /* results.json's "drift" section for the document root: the method and the pair probed
  * ("intra" or "inter"; NULL: not said), the run's median probe reading, its usual state's
  * (mb_drift_states), the ratio, each benchmark measured off the usual state

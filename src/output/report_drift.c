@@ -81,14 +81,12 @@ void mb_report_drift(FILE *f, const json_t *root)
     size_t i;
     json_array_foreach(flagged, i, b)
     {
-        double before = 0, after = 0, ratio = 0, off = 0, probed = 0;
+        double before = 0, after = 0, ratio = 0;
         mb_report_text_num(b, "before_ns", &before);
         mb_report_text_num(b, "after_ns", &after);
         mb_report_text_num(b, "ratio", &ratio);
-        char points[96] = "";
-        if (mb_report_text_num(b, "points_off", &off) &&
-            mb_report_text_num(b, "points_probed", &probed))
-            snprintf(points, sizeof points, ", %.0f of its %.0f points off the usual", off, probed);
+        char points[96];
+        mb_drift_points_off_text(b, points, sizeof points);
         fprintf(f,
                 "  %s: %.0f ns before, %.0f after (%.2fx)%s: measured in another state of "
                 "the node than the rest; it may not compose with the others\n",

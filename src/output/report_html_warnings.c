@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "drift.h"
 #include "html_escape.h"
 #include "record.h"
 #include "report_text.h"
@@ -134,10 +135,9 @@ static void html_warning_drift(FILE *f, const json_t *root)
         fputs("<li><code>", f);
         mb_html_escape(f, name);
         fprintf(f, "</code>: %.0f ns before, %.0f after", before, after);
-        double off = 0, probed = 0;
-        if (mb_report_text_num(b, "points_off", &off) &&
-            mb_report_text_num(b, "points_probed", &probed))
-            fprintf(f, ", %.0f of its %.0f points off the usual", off, probed);
+        char points[96];
+        mb_drift_points_off_text(b, points, sizeof points);
+        fputs(points, f);
         if (why) {
             fputs("; not measured again: ", f);
             mb_html_escape(f, why);

@@ -103,11 +103,8 @@ int mb_sections_add_drift(mb_results_t *results, const char *method, const char 
     json_array_foreach(json_object_get(drift, "flagged"), i, b)
     {
         /* Flagged by its points' readings, its own two may both read the usual state. */
-        char points[96] = "";
-        if (json_object_get(b, "points_off"))
-            snprintf(points, sizeof points, ", %lld of its %lld points off the usual",
-                     (long long)json_integer_value(json_object_get(b, "points_off")),
-                     (long long)json_integer_value(json_object_get(b, "points_probed")));
+        char points[96];
+        mb_drift_points_off_text(b, points, sizeof points);
         fprintf(stderr,
                 "mbsuite: drift: %s measured while the probe (pair %s) read %.0f and %.0f ns, "
                 "%.2fx the run's usual %.0f ns%s: the node was in another state then; "
