@@ -671,6 +671,31 @@ static void test_report_failed_points(void **state)
     json_decref(root);
 }
 
+/* A CI widened for experiments in runs is marked r, and the table says what r is once; a
+ * benchmark with none has no such line. */
+static void test_report_serial_ci(void **state)
+{
+    (void)state;
+    json_t *root = load_fixture("results_fixture.json");
+    json_t *bcopy = json_array_get(json_object_get(root, "benchmarks"), 0);
+    char *text = render(root);
+    assert_null(strstr(text, "r: a CI widened"));
+    free(text);
+    json_object_set_new(json_array_get(json_object_get(bcopy, "points"), 1), "ci95_serial_factor",
+                        json_real(3.0));
+    text = render(root);
+    const char *legend = strstr(text, "  r: a CI widened for experiments that came in runs");
+    assert_non_null(legend);
+    assert_null(strstr(legend + 4, "r: a CI widened")); /* once */
+    /* The marked row comes before the legend, and it is the only one marked. */
+    const char *row = strstr(text, " r  ");
+    assert_non_null(row);
+    assert_true(row < legend);
+    assert_null(strstr(row + 1, " r  "));
+    free(text);
+    json_decref(root);
+}
+
 /* Where the time went: after the failed points, before the tables; each phase with its
  * share, what no phase covers, the slowest measured benchmarks (a skipped one is not). */
 static void test_report_timings(void **state)
@@ -783,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_report_missing_fields),
         cmocka_unit_test(test_report_derived_lists),
         cmocka_unit_test(test_report_failed_points),
+        cmocka_unit_test(test_report_serial_ci),
         cmocka_unit_test(test_report_timings),
         cmocka_unit_test(test_report_write_error),
     };

@@ -63,6 +63,10 @@ static void test_check_fixture(void **state)
     assert_int_equal(counts.benchmarks, 3);
     assert_int_equal(counts.points, 4);
     assert_int_equal(counts.failed, 1);
+    /* A CI widened for experiments in runs (n = 51 there) passes. */
+    json_object_set_new(point_at(root, 0, 1), "ci95_serial_factor", json_real(3.0));
+    if (mb_results_check(root, &opts, &counts, err, sizeof err) != 0)
+        fail_msg("%s", err);
     json_decref(root);
 }
 
@@ -191,6 +195,9 @@ static void check_broken(size_t which, json_t *root)
                                       which == 51 ? 150.0 : 300.0, "other_probes",
                                       which == 51 ? 1 : 2));
         break;
+    /* a CI widened for experiments in runs: by a factor over 1, at most n */
+    case 53: json_object_set_new(pt, "ci95_serial_factor", json_real(1.0)); break;
+    case 54: json_object_set_new(pt, "ci95_serial_factor", json_real(52.0)); break;
     }
 }
 
@@ -252,6 +259,8 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].drift_remeasure.attempts: 0 is below the minimum 1",
         "$.drift: other_ns 150 is within 1.3 x of usual_ns 120",
         "$.drift: other_probes 2 of 2: the other state has no more readings than the usual",
+        "$.benchmarks[0].points[1].ci95_serial_factor: 1, outside (1, n = 51]",
+        "$.benchmarks[0].points[1].ci95_serial_factor: 52, outside (1, n = 51]",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {

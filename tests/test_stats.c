@@ -171,6 +171,92 @@ static void test_n1(void **state)
     assert_close(mb_stats_ci_rel_halfwidth(&s), 0.0);
 }
 
+/* Independent samples: a fixed LCG's uniforms. The runs test keeps the plain CI. */
+static void test_serial_independent(void **state)
+{
+    (void)state;
+    double x[51], y[51];
+    uint64_t r = 12345;
+    for (int i = 0; i < 51; i++) {
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        x[i] = y[i] = 100.0 + (double)(r >> 40) / (double)(1u << 24);
+    }
+    mb_stats_t s;
+    assert_int_equal(mb_stats_summarize(y, 51, &s), 0);
+    assert_close(mb_stats_serial_factor(x, 51, s.median), 1.0);
+    /* Alternating sides: more runs than chance, not fewer; no widening either. */
+    for (int i = 0; i < 20; i++)
+        x[i] = i % 2 ? 30.0 : 75.0 + i;
+    assert_close(mb_stats_serial_factor(x, 20, 52.0), 1.0);
+    /* Samples equal to the median are left out: one on each side is too few to tell. */
+    double ties[] = {4, 4, 1, 4, 4, 9};
+    assert_close(mb_stats_serial_factor(ties, 6, 4.0), 1.0);
+}
+
+/* Two levels in long runs, as a node that holds a state: 10 at 30 ns, 10 at 75, 10 at 30, 10
+ * at 75 (the median 52.5 between them): 4 runs of 40 samples where independent ones give
+ * 21 +- 3.1 (z = -5.4); rho = 1 - 2 * 3 / 39 = 33/39, factor (72/39) / (6/39) = 12. */
+static void test_serial_levels(void **state)
+{
+    (void)state;
+    double x[40];
+    for (int i = 0; i < 40; i++)
+        x[i] = (i / 10) % 2 ? 75.0 + 0.01 * i : 30.0 + 0.01 * i;
+    assert_close(mb_stats_serial_factor(x, 40, 52.5), 12.0);
+    /* One run each side of 3: runs 2 against 4 +- 1.10 (z = -1.83); rho = 1 - 2 / 5, factor 4. */
+    double two[] = {1, 1.1, 1.2, 5, 5.1, 5.2};
+    assert_close(mb_stats_serial_factor(two, 6, 3.0), 4.0);
+}
+
+/* A two-state chain switching with probability q = 0.1 a step (a fixed LCG's draws): rho
+ * 0.8, factor 9; the estimate from 4000 samples within 15%. */
+static void test_serial_markov(void **state)
+{
+    (void)state;
+    static double x[4000];
+    uint64_t r = 99;
+    int side = 1;
+    for (int i = 0; i < 4000; i++) {
+        r = r * 6364136223846793005u + 1442695040888963407u;
+        if ((double)(r >> 11) / 9007199254740992.0 < 0.1)
+            side = -side;
+        x[i] = side > 0 ? 80.0 + (i % 7) : 30.0 + (i % 5);
+    }
+    double f = mb_stats_serial_factor(x, 4000, 55.0);
+    if (f < 9.0 * 0.85 || f > 9.0 * 1.15)
+        fail_msg("factor %.3f, want 9 within 15%%", f);
+}
+
+/* The widened CI: 1..100 with factor 4 is the CI of 25 independent samples, ranks 8..18
+ * (exact binomial, coverage 0.9567), scaled by 4 about the middle 50.5: 50.5 -+ 20 -> ranks
+ * 30..71, values 30 and 71 (the plain CI: ranks 40..61). Factor 1 keeps the plain one; a
+ * factor that leaves under 6 samples gives the whole range and its coverage. */
+static void test_ci_widen(void **state)
+{
+    (void)state;
+    double x[100];
+    mb_stats_t s;
+    for (int i = 0; i < 100; i++)
+        x[i] = i + 1;
+    assert_int_equal(mb_stats_summarize(x, 100, &s), 0);
+    assert_close(s.ci95_lo, 40);
+    assert_close(s.ci95_hi, 61);
+    assert_close(s.serial_factor, 1.0);
+    mb_stats_median_ci_widen(x, 100, 1.0, &s);
+    assert_close(s.ci95_lo, 40);
+    assert_close(s.ci95_hi, 61);
+    mb_stats_median_ci_widen(x, 100, 4.0, &s);
+    assert_close(s.ci95_lo, 30);
+    assert_close(s.ci95_hi, 71);
+    assert_close(s.serial_factor, 4.0);
+    if (fabs(s.ci95_coverage - 0.95671475) > 1e-6)
+        fail_msg("coverage %.8f, want 0.95671475", s.ci95_coverage);
+    mb_stats_median_ci_widen(x, 100, 25.0, &s); /* 4 samples' worth */
+    assert_close(s.ci95_lo, 1);
+    assert_close(s.ci95_hi, 100);
+    assert_close(s.ci95_coverage, 1.0 - 2.0 / 16.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +269,10 @@ int main(void)
         cmocka_unit_test(test_rel_halfwidth_nonpositive),
         cmocka_unit_test(test_n0_and_nan),
         cmocka_unit_test(test_n1),
+        cmocka_unit_test(test_serial_independent),
+        cmocka_unit_test(test_serial_levels),
+        cmocka_unit_test(test_serial_markov),
+        cmocka_unit_test(test_ci_widen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -153,6 +153,10 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
      * hidden: the figure stays, and the report prints it as under the step. */
     if (b->op && s->median < ctx->timing->resolution_ns)
         json_object_set_new(j, "below_resolution_ns", json_real(ctx->timing->resolution_ns));
+    /* Said where the runs test widened the CI (mb_stats_serial_factor), so that a reader
+     * knows the experiments came in runs of one level. */
+    if (s->serial_factor > 1.0)
+        json_object_set_new(j, "ci95_serial_factor", json_real(s->serial_factor));
     if (m->trimmed)
         json_object_set_new(j, "trimmed_by_budget", json_true());
     if (m->late)

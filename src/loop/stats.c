@@ -80,7 +80,63 @@ int mb_stats_summarize(double *samples, size_t n, mb_stats_t *out)
     mb_stats_median_ci_ranks(n, 0.95, &lo, &hi, &out->ci95_coverage);
     out->ci95_lo = samples[lo - 1];
     out->ci95_hi = samples[hi - 1];
+    out->serial_factor = 1.0;
     return 0;
+}
+
+/* One-sided 5% of the standard normal: the runs test's critical value. */
+#define STATS_RUNS_Z_CRIT 1.6448536269514722
+
+double mb_stats_serial_factor(const double *in_order, size_t n, double median)
+{
+    size_t above = 0, below = 0, runs = 0;
+    int last = 0;
+    for (size_t i = 0; i < n; i++) {
+        int side = in_order[i] > median ? 1 : in_order[i] < median ? -1 : 0;
+        if (side == 0)
+            continue;
+        if (side != last)
+            runs++;
+        last = side;
+        if (side > 0)
+            above++;
+        else
+            below++;
+    }
+    double m = (double)(above + below), a = (double)above, b = (double)below;
+    if (above < 2 || below < 2)
+        return 1.0;
+    /* The runs' mean and variance for independent samples with a above and b below. */
+    double mean = 1.0 + 2.0 * a * b / m;
+    double var = 2.0 * a * b * (2.0 * a * b - m) / (m * m * (m - 1.0));
+    if (!(var > 0.0) || ((double)runs - mean) / sqrt(var) >= -STATS_RUNS_Z_CRIT)
+        return 1.0;
+    /* A symmetric two-state chain that switches with probability q each step: (runs - 1)
+     * switches in m - 1 steps, rho = 1 - 2q. */
+    double rho = 1.0 - 2.0 * ((double)runs - 1.0) / (m - 1.0);
+    if (rho <= 0.0)
+        return 1.0;
+    return rho >= 1.0 ? m : fmin((1.0 + rho) / (1.0 - rho), m);
+}
+
+void mb_stats_median_ci_widen(const double *sorted, size_t n, double factor, mb_stats_t *s)
+{
+    if (!(factor > 1.0) || n == 0)
+        return;
+    s->serial_factor = factor;
+    size_t n_eff = (size_t)floor((double)n / factor);
+    if (n_eff < 1)
+        n_eff = 1;
+    size_t lo_eff, hi_eff;
+    mb_stats_median_ci_ranks(n_eff, 0.95, &lo_eff, &hi_eff, &s->ci95_coverage);
+    /* Half the interval in ranks about the middle, (n + 1) / 2, scaled by n / n_eff. */
+    double half = ((double)hi_eff - (double)lo_eff) / 2.0 * (double)n / (double)n_eff;
+    double mid = ((double)n + 1.0) / 2.0;
+    double lo = floor(mid - half), hi = ceil(mid + half);
+    if (lo_eff == 1 && hi_eff == n_eff) /* too few for 95%: the whole range, as there */
+        lo = 1, hi = (double)n;
+    s->ci95_lo = sorted[lo < 1 ? 0 : (size_t)lo - 1];
+    s->ci95_hi = sorted[hi > (double)n ? n - 1 : (size_t)hi - 1];
 }
 
 double mb_stats_ci_rel_halfwidth(const mb_stats_t *s)

@@ -13,7 +13,10 @@ typedef struct mb_stats {
     double stddev;           /* sample standard deviation (n-1); 0 when n == 1 */
     double p90, p99;         /* quantiles, linear interpolation between order statistics */
     double ci95_lo, ci95_hi; /* distribution-free 95% CI of the median (order statistics) */
-    double ci95_coverage;    /* actual coverage of [ci95_lo, ci95_hi]; below 0.95 only when n < 6 */
+    double ci95_coverage;    /* actual coverage of [ci95_lo, ci95_hi]; below 0.95 only when n < 6
+                              * (or n / serial_factor < 6) */
+    double serial_factor;    /* how much serial dependence widened the CI's variance: 1 for
+                              * independent samples (mb_stats_serial_factor) */
 } mb_stats_t;
 
 /* Summarise n > 0 samples; sorts `samples` in place. Returns 0, or -1 when n == 0 or a
@@ -25,6 +28,20 @@ int mb_stats_summarize(double *samples, size_t n, mb_stats_t *out);
  * for `level`, lo = 1 and hi = n. `coverage` (may be NULL) gets the exact coverage.
  * n == 0 gives lo = hi = 0 and coverage 0. */
 void mb_stats_median_ci_ranks(size_t n, double level, size_t *lo, size_t *hi, double *coverage);
+
+/* Serial dependence of samples in time order: the Wald-Wolfowitz runs test on which side of
+ * `median` each lies (those equal to it left out). Too few runs at one-sided 5% (z < -1.645)
+ * say that a sample tends to lie on the side of the one before, as when a node holds one
+ * state for several experiments; the factor is then the variance inflation of such a
+ * two-state chain, (1 + rho) / (1 - rho), with rho = 1 - 2 (runs - 1) / (m - 1), at most m.
+ * Otherwise (independent, or too few samples on a side to tell) 1. */
+double mb_stats_serial_factor(const double *in_order, size_t n, double median);
+
+/* Widens s's CI of the median (from mb_stats_summarize over the same n samples, `sorted`)
+ * for serially dependent samples: the ranks that n / factor independent samples would give,
+ * scaled back to n (sqrt(factor) times as wide), and their coverage. factor <= 1 changes
+ * nothing. Sets s->serial_factor. */
+void mb_stats_median_ci_widen(const double *sorted, size_t n, double factor, mb_stats_t *s);
 
 /* Relative half-width of the median's CI: max(median - lo, hi - median) / median.
  * Returns INFINITY when the median is 0 or negative. */

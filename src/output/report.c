@@ -48,6 +48,11 @@ typedef struct report_col {
     bool left;
 } report_col_t;
 
+/* The legend of a CI marked r (results.json: ci95_serial_factor). */
+#define REPORT_SERIAL_NOTE                                                                         \
+    "r: a CI widened for experiments that came in runs of one level (the runs test about the "     \
+    "median): the interval of as many independent ones as they are worth"
+
 static void report_cell(const json_t *pt, const report_col_t *col, char *buf, size_t len)
 {
     double v, lo, hi;
@@ -66,7 +71,9 @@ static void report_cell(const json_t *pt, const report_col_t *col, char *buf, si
             hi = json_number_value(json_array_get(ci, 1));
             mb_report_text_sig(lo, a, sizeof a);
             mb_report_text_sig(hi, b, sizeof b);
-            snprintf(buf, len, "%s - %s", a, b);
+            /* r: widened for experiments that came in runs (REPORT_SERIAL_NOTE). */
+            snprintf(buf, len, "%s - %s%s", a, b,
+                     json_object_get(pt, "ci95_serial_factor") ? " r" : "");
         }
         break;
     case REPORT_COL_N:
@@ -277,6 +284,14 @@ static int report_benchmark(FILE *f, const json_t *bench)
             mb_report_text_dash(mb_report_text_str(bench, "measures")));
     if (report_table(f, bench) != 0)
         return -1;
+    size_t i, widened = 0;
+    const json_t *pt;
+    json_array_foreach(json_object_get(bench, "points"), i, pt)
+    {
+        widened += json_object_get(pt, "ci95_serial_factor") != NULL;
+    }
+    if (widened)
+        fprintf(f, REPORT_INDENT "%s\n", REPORT_SERIAL_NOTE);
     report_derived(f, json_object_get(bench, "derived"));
     if (mb_report_text_num(bench, "elapsed_s", &elapsed))
         fprintf(f, REPORT_INDENT "elapsed %.1f s\n", elapsed);

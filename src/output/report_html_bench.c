@@ -95,6 +95,11 @@ void mb_report_html_points(FILE *f, const json_t *bench)
             fputs("<span class=\"badge warn\">CI too wide</span>", f);
         else if (json_is_false(json_object_get(pt, "ci_target_met")))
             fputs("<span class=\"badge warn\">CI target missed</span>", f);
+        if (json_object_get(pt, "ci95_serial_factor"))
+            fputs("<span class=\"badge\" title=\"its experiments came in runs of one level (the "
+                  "runs test about the median): the CI of as many independent ones as they are "
+                  "worth\">CI widened: runs</span>",
+                  f);
         if (json_is_true(json_object_get(pt, "trimmed_by_budget")))
             fputs("<span class=\"badge warn\">trimmed</span>", f);
         fputs("</td></tr>\n", f);

@@ -176,6 +176,18 @@ static int record_check_statistics(mb_check_t *c, const json_t *pt)
         mb_check_order(c, "p90", p90, "p99", p99, true) != 0 ||
         mb_check_order(c, "p99", p99, "max", max, true) != 0)
         return -1;
+    /* Widened for experiments that came in runs (mb_stats_serial_factor): a variance
+     * inflation over 1 and at most the experiments' count. */
+    double factor;
+    if (json_object_get(pt, "ci95_serial_factor")) {
+        if (mb_check_number(c, pt, "ci95_serial_factor", MB_CHECK_POSITIVE, &factor) != 0)
+            return -1;
+        double n = json_number_value(json_object_get(pt, "n"));
+        if (!(factor > 1.0) || factor > n) {
+            mb_check_push_key(c, "ci95_serial_factor");
+            return mb_check_fail(c, "%g, outside (1, n = %g]", factor, n);
+        }
+    }
     if (unresolved && median >= resolution) {
         mb_check_push_key(c, "below_resolution_ns");
         return mb_check_fail(c, "%g, but the median is %g", resolution, median);
