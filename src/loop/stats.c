@@ -112,11 +112,9 @@ double mb_stats_serial_factor(const double *in_order, size_t n, double median)
     if (!(var > 0.0) || ((double)runs - mean) / sqrt(var) >= -STATS_RUNS_Z_CRIT)
         return 1.0;
     /* A symmetric two-state chain that switches with probability q each step: (runs - 1)
-     * switches in m - 1 steps, rho = 1 - 2q. */
+     * switches in m - 1 steps, rho = 1 - 2q; below 1, as runs >= 2 with both sides there. */
     double rho = 1.0 - 2.0 * ((double)runs - 1.0) / (m - 1.0);
-    if (rho <= 0.0)
-        return 1.0;
-    return rho >= 1.0 ? m : fmin((1.0 + rho) / (1.0 - rho), m);
+    return rho > 0.0 ? fmin((1.0 + rho) / (1.0 - rho), m) : 1.0;
 }
 
 void mb_stats_median_ci_widen(const double *sorted, size_t n, double factor, mb_stats_t *s)
