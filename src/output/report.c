@@ -48,11 +48,6 @@ typedef struct report_col {
     bool left;
 } report_col_t;
 
-/* The legend of a CI marked r (results.json: ci95_serial_factor). */
-#define REPORT_SERIAL_NOTE                                                                         \
-    "r: a CI widened for experiments that came in runs of one level (the runs test about the "     \
-    "median): the interval of as many independent ones as they are worth"
-
 static void report_cell(const json_t *pt, const report_col_t *col, char *buf, size_t len)
 {
     double v, lo, hi;
@@ -71,7 +66,7 @@ static void report_cell(const json_t *pt, const report_col_t *col, char *buf, si
             hi = json_number_value(json_array_get(ci, 1));
             mb_report_text_sig(lo, a, sizeof a);
             mb_report_text_sig(hi, b, sizeof b);
-            /* r: widened for experiments that came in runs (REPORT_SERIAL_NOTE). */
+            /* r: MB_REPORT_TEXT_SERIAL_CI, said under the table. */
             snprintf(buf, len, "%s - %s%s", a, b,
                      json_object_get(pt, "ci95_serial_factor") ? " r" : "");
         }
@@ -291,7 +286,7 @@ static int report_benchmark(FILE *f, const json_t *bench)
         widened += json_object_get(pt, "ci95_serial_factor") != NULL;
     }
     if (widened)
-        fprintf(f, REPORT_INDENT "%s\n", REPORT_SERIAL_NOTE);
+        fprintf(f, REPORT_INDENT "r: %s\n", MB_REPORT_TEXT_SERIAL_CI);
     report_derived(f, json_object_get(bench, "derived"));
     if (mb_report_text_num(bench, "elapsed_s", &elapsed))
         fprintf(f, REPORT_INDENT "elapsed %.1f s\n", elapsed);

@@ -96,9 +96,8 @@ void mb_report_html_points(FILE *f, const json_t *bench)
         else if (json_is_false(json_object_get(pt, "ci_target_met")))
             fputs("<span class=\"badge warn\">CI target missed</span>", f);
         if (json_object_get(pt, "ci95_serial_factor"))
-            fputs("<span class=\"badge\" title=\"its experiments came in runs of one level (the "
-                  "runs test about the median): the CI of as many independent ones as they are "
-                  "worth\">CI widened: runs</span>",
+            fputs("<span class=\"badge\" title=\"" MB_REPORT_TEXT_SERIAL_CI
+                  "\">CI widened: runs</span>",
                   f);
         if (json_is_true(json_object_get(pt, "trimmed_by_budget")))
             fputs("<span class=\"badge warn\">trimmed</span>", f);

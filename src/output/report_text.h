@@ -9,6 +9,12 @@
 
 #include <jansson.h>
 
+/* What a CI widened for experiments in runs is (results.json: ci95_serial_factor), in both
+ * reports' words. */
+#define MB_REPORT_TEXT_SERIAL_CI                                                                   \
+    "a CI widened for experiments that came in runs of one level (the runs test about the "        \
+    "median): the interval of as many independent ones as they are worth"
+
 /* obj.key if it is a string (borrowed), else NULL. */
 const char *mb_report_text_str(const json_t *obj, const char *key);
 
