@@ -110,6 +110,33 @@ static void test_shifted(void **state)
     assert_near(hi2, hi, 0);
 }
 
+/* Two runs that each held one of two levels for most of their experiments, in runs: A 25 at
+ * about 30 ns then 5 at about 75, B 5 at 30 then 25 at 75 (each level rising by 0.01 ns an
+ * experiment, B's 0.005 above A's: no ties). U_a = 110 + 25 + 110 = 245 of 900 (pairs
+ * counted by hand): as independent samples they differ (z = -204.5 / sqrt(4575) = -3.02,
+ * p = 0.0025 < 0.01). Each sample lies below its median for its first 15 experiments and
+ * above it for the last 15: 2 runs in 30, rho = 27/29, factor 28 each; so U's variance is
+ * 28 times as large (z = -0.571, p = 0.57). */
+static void test_runs(void **state)
+{
+    (void)state;
+    double a[30], b[30];
+    for (int i = 0; i < 30; i++) {
+        a[i] = (i < 25 ? 30.0 : 75.0) + 0.01 * i;
+        b[i] = (i < 5 ? 30.0 : 75.0) + 0.01 * i + 0.005;
+    }
+    mb_mann_whitney_t r;
+    assert_int_equal(mb_mann_whitney(a, 30, b, 30, &r), 0);
+    assert_near(r.u_a, 245, 1e-9);
+    assert_near(r.serial, 28, 1e-9);
+    assert_near(r.z, -(450 - 245 - 0.5) / sqrt(900.0 / 12 * 61 * 28), 1e-9);
+    assert_true(r.p_value > 0.5 && r.p_value < 0.65);
+    /* Independent samples keep the plain test: a factor of 1. */
+    double x[] = {1, 2, 3, 4, 5}, y[] = {6, 7, 8, 9, 10};
+    assert_int_equal(mb_mann_whitney(x, 5, y, 5, &r), 0);
+    assert_near(r.serial, 1, 0);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -124,9 +151,10 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_separated),   cmocka_unit_test(test_ties),
+        cmocka_unit_test(test_separated),       cmocka_unit_test(test_ties),
         cmocka_unit_test(test_u_is_pair_count), cmocka_unit_test(test_identical),
-        cmocka_unit_test(test_shifted),     cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_shifted),         cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

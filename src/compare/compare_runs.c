@@ -212,6 +212,9 @@ static json_t *compare_point(const mb_compare_run_t *a, const mb_compare_run_t *
         json_object_set_new(j, "n_a", json_integer((json_int_t)sa->n));
         json_object_set_new(j, "n_b", json_integer((json_int_t)sb->n));
         json_object_set_new(j, "p_value", json_real(mw.p_value));
+        /* The test's variance inflation where the experiments came in runs (compare_stats.h). */
+        if (mw.serial > 1)
+            json_object_set_new(j, "serial_factor", json_real(mw.serial));
         if (have_ci)
             json_object_set_new(j, "ratio_ci95", json_pack("[f,f]", lo, hi));
         differs = mw.p_value < o->alpha && (!have_ci || lo > 1 || hi < 1);

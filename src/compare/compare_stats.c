@@ -10,6 +10,22 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "stats.h"
+
+/* v's serial factor about its own median (mb_stats_serial_factor), or -1 when memory runs
+ * out. */
+static double stats_serial_factor(const double *v, size_t n)
+{
+    double *sorted = malloc(n * sizeof *sorted);
+    if (!sorted)
+        return -1;
+    memcpy(sorted, v, n * sizeof *sorted);
+    gsl_sort(sorted, 1, n);
+    double f = mb_stats_serial_factor(v, n, gsl_stats_median_from_sorted_data(sorted, 1, n));
+    free(sorted);
+    return f;
+}
+
 /* One value of the pooled sample and which sample it came from. */
 typedef struct stats_item {
     double v;
@@ -54,10 +70,14 @@ int mb_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
         i = j + 1;
     }
     free(all);
+    double fa = stats_serial_factor(a, na), fb = stats_serial_factor(b, nb);
+    if (fa < 0 || fb < 0)
+        return -1;
     double dna = (double)na, dnb = (double)nb, dn = (double)n;
     out->u_a = rank_sum_a - dna * (dna + 1) / 2;
+    out->serial = (dnb * fa + dna * fb) / dn;
     double mean = dna * dnb / 2;
-    double var = dna * dnb / 12 * ((dn + 1) - (n > 1 ? ties / (dn * (dn - 1)) : 0));
+    double var = dna * dnb / 12 * ((dn + 1) - (n > 1 ? ties / (dn * (dn - 1)) : 0)) * out->serial;
     if (!(var > 0)) { /* every value the same: no evidence of a difference */
         out->z = 0;
         out->p_value = 1;
