@@ -279,11 +279,13 @@ static int report_benchmark(FILE *f, const json_t *bench)
             mb_report_text_dash(mb_report_text_str(bench, "measures")));
     if (report_table(f, bench) != 0)
         return -1;
-    size_t i, widened = 0;
+    size_t i;
     const json_t *pt;
+    bool widened = false;
     json_array_foreach(json_object_get(bench, "points"), i, pt)
     {
-        widened += json_object_get(pt, "ci95_serial_factor") != NULL;
+        if ((widened = json_object_get(pt, "ci95_serial_factor") != NULL))
+            break;
     }
     if (widened)
         fprintf(f, REPORT_INDENT "r: %s\n", MB_REPORT_TEXT_SERIAL_CI);
