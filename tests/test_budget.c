@@ -119,8 +119,26 @@ static void test_point_cost_by_hand(void **state)
     cfg.run_min_experiments = 12;
     assert_float_equal(mb_point_cost_s(&ctx, &b, &pts[1]), c1, 1e-12);
     assert_true(c2 > 50 * c0); /* 100 MB messages: iterations of 10 ms against enough's 1 ms */
-    /* The first point's warm-up 9 ms longer. */
-    assert_float_equal(mb_budget_estimate(&ctx, &b, pts, 3).points_s, 0.009 + c0 + c1 + c2, 1e-12);
+    /* At the budget's floor, MB_LOOP_BUDGET_FLOOR (3) experiments instead of 12. */
+    double f0 = 0.001 + 3 * 0.001, f1 = 0.001 + 3 * (fmax(1e6, it1) + 10 * it1) / 1e9,
+           f2 = 0.001 + 3 * (fmax(1e6, it2) + 10 * it2) / 1e9;
+    assert_float_equal(mb_point_floor_cost_s(&ctx, &b, &pts[0]), f0, 1e-12);
+    assert_float_equal(mb_point_floor_cost_s(&ctx, &b, &pts[2]), f2, 1e-12);
+    /* The first point's warm-up 9 ms longer, at max_experiments and at the floor. */
+    mb_budget_estimate_t e = mb_budget_estimate(&ctx, &b, pts, 3);
+    assert_float_equal(e.points_s, 0.009 + c0 + c1 + c2, 1e-12);
+    assert_float_equal(e.floor_s, 0.009 + f0 + f1 + f2, 1e-12);
+    /* The least it can take at the run's slowness: points 2x slow, no working sets. */
+    mb_budget_t bg = {.budget_s = 100};
+    mb_budget_done(&bg, (mb_budget_estimate_t){.points_s = 1}, 0, 2);
+    assert_float_equal(mb_budget_floor_s(&bg, e), 2 * e.floor_s, 1e-12);
+    /* Coarse to fine under twice that; with working sets, under twice the expected time. */
+    assert_true(mb_budget_coarse_first(&bg, e, 4 * e.floor_s - 1e-9));
+    assert_false(mb_budget_coarse_first(&bg, e, 4 * e.floor_s));
+    assert_false(mb_budget_coarse_first(&bg, e, 2 * mb_budget_expected_s(&bg, e) - 1e-9));
+    e.touch_s = 0.5;
+    assert_true(mb_budget_coarse_first(&bg, e, 2 * mb_budget_expected_s(&bg, e) - 1e-9));
+    assert_false(mb_budget_coarse_first(&bg, e, 2 * mb_budget_expected_s(&bg, e)));
     /* A call timed between untimed transfers: 50 of them an experiment, up to 50 x enough
      * (50 ms here). 1 MB: 50 x 0.1 ms = 5 ms; 100 MB: 50 x 10 ms, capped at 50 ms; 0 B:
      * enough. Only for per-call benchmarks (op). */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "loop_rules.h"
 #include "measure_opts.h"
 
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
@@ -14,7 +15,9 @@ double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const
     return fmax(ops, 1) * (double)b->bytes_per_op(ctx, pt) * MB_POINT_COST_NS_PER_MESSAGE_BYTE;
 }
 
-double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+/* mb_point_cost_s with this many experiments. */
+static double point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt,
+                           double experiments)
 {
     const mb_config_t *cfg = ctx->config;
     double iter_ns = mb_point_iteration_ns(ctx, b, pt), enough_ns = ctx->timing->enough_ns;
@@ -25,7 +28,16 @@ double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_po
         experiment_ns = fmax(experiment_ns, fmin(MB_LOOP_CALL_TIMED_STEPS * iter_ns,
                                                  MB_LOOP_CALL_WALL_MAX * enough_ns));
     experiment_ns += (double)b->lead_in * iter_ns;
-    mb_measure_opts_t opts = mb_measure_opts_of(cfg);
-    double experiments_ns = (double)mb_loop_max_experiments(&opts) * experiment_ns;
-    return (mb_measure_warmup_ns(cfg, 1) + experiments_ns) / 1e9;
+    return (mb_measure_warmup_ns(cfg, 1) + experiments * experiment_ns) / 1e9;
+}
+
+double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    mb_measure_opts_t opts = mb_measure_opts_of(ctx->config);
+    return point_cost_s(ctx, b, pt, (double)mb_loop_max_experiments(&opts));
+}
+
+double mb_point_floor_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    return point_cost_s(ctx, b, pt, MB_LOOP_BUDGET_FLOOR);
 }

@@ -39,4 +39,8 @@ double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const
  * them). */
 double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
 
+/* The same with the fewest experiments a time budget leaves a point (MB_LOOP_BUDGET_FLOOR,
+ * loop_rules.h): the least the point costs once it is measured at all. */
+double mb_point_floor_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
+
 #endif

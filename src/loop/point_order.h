@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The order in which a benchmark's points are measured under a time budget: coarse to fine,
- * so that wherever the budget stops a benchmark, the points measured still span each of
- * its axes. The size grid (message size, working set, threads) is refined last and the
- * process counts after it: a budget that runs short coarsens the size grid first, then
- * drops process counts, as the issue of scale asks. */
+/* The order in which a benchmark's points are measured under a time budget that may not
+ * hold them all (driver.c): coarse to fine, so that wherever the budget stops a benchmark,
+ * the points measured still span each of its axes. The size grid (message size, working set,
+ * threads) is refined last and the process counts after it: a budget that runs short coarsens the
+ * size grid first, then drops process counts, as the issue of scale asks. */
 #ifndef MB_POINT_ORDER_H
 #define MB_POINT_ORDER_H
 

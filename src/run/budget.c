@@ -13,7 +13,7 @@ mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_
 {
     /* Ranks taking turns measure each point once each. */
     int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
-    mb_budget_estimate_t est = {0, 0};
+    mb_budget_estimate_t est = {0, 0, 0};
     double first_warmup_extra_s =
         (mb_measure_warmup_ns(ctx->config, 0) - mb_measure_warmup_ns(ctx->config, 1)) / 1e9;
     double first_touch_bytes = 0,
@@ -22,9 +22,12 @@ mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_
         bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
         double times = taking_turns && turns > 1 ? turns : 1;
         est.points_s += times * mb_point_cost_s(ctx, b, &pts[i]);
+        est.floor_s += times * mb_point_floor_cost_s(ctx, b, &pts[i]);
         /* The first point warms up longer than its cost counts (each rank taking turns). */
-        if (i == 0)
+        if (i == 0) {
             est.points_s += times * first_warmup_extra_s;
+            est.floor_s += times * first_warmup_extra_s;
+        }
         if (b->touch_bytes) {
             double bytes = times * (double)b->touch_bytes(ctx, &pts[i]);
             est.touch_s += bytes * rate / 1e9;
@@ -94,6 +97,18 @@ double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est)
 {
     mb_budget_slowness_t slow = mb_budget_slowness(bg);
     return est.points_s * slow.points + est.touch_s * slow.touch;
+}
+
+double mb_budget_floor_s(const mb_budget_t *bg, mb_budget_estimate_t est)
+{
+    mb_budget_slowness_t slow = mb_budget_slowness(bg);
+    return est.floor_s * slow.points + est.touch_s * slow.touch;
+}
+
+bool mb_budget_coarse_first(const mb_budget_t *bg, mb_budget_estimate_t est, double share_s)
+{
+    double least_s = est.touch_s > 0 ? mb_budget_expected_s(bg, est) : mb_budget_floor_s(bg, est);
+    return share_s < MB_BUDGET_ORDER_ROOM * least_s;
 }
 
 void mb_budget_done(mb_budget_t *bg, mb_budget_estimate_t est, double share_s, double spent_s)
