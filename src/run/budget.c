@@ -101,8 +101,8 @@ double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est)
 
 double mb_budget_floor_s(const mb_budget_t *bg, mb_budget_estimate_t est)
 {
-    mb_budget_slowness_t slow = mb_budget_slowness(bg);
-    return est.floor_s * slow.points + est.touch_s * slow.touch;
+    return mb_budget_expected_s(
+        bg, (mb_budget_estimate_t){.points_s = est.floor_s, .touch_s = est.touch_s});
 }
 
 bool mb_budget_coarse_first(const mb_budget_t *bg, mb_budget_estimate_t est, double share_s)
