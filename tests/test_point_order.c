@@ -87,12 +87,72 @@ static void test_labels_are_all_ends(void **state)
     assert_int_equal(order[1], 1);
 }
 
+static const mb_dim_t d_dims[] = {{.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE}};
+
+/* 9 sizes, each at least 1 s and expected 2 s: coarse to fine they are 0 and 8 (the ends),
+ * 4, then 2 and 6, then 1, 3, 5, 7. */
+static void thin_nine(mb_point_thin_t *t, mb_point_t *pts)
+{
+    static const mb_bench_t b = {.name = "t.d", .dims = d_dims, .ndims = 1};
+    double least[9], expected[9];
+    for (size_t i = 0; i < 9; i++) {
+        pts[i] = (mb_point_t){.v = {(int64_t)i}};
+        least[i] = 1, expected[i] = 2;
+    }
+    assert_int_equal(mb_point_thin_init(t, &b, pts, 9, least, expected), 0);
+}
+
+/* With time for all, every point in its own order, each among all the points still to come;
+ * with none, the ends alone, whatever the time left. */
+static void test_thin_all_or_ends(void **state)
+{
+    (void)state;
+    mb_point_t pts[9];
+    mb_point_thin_t t;
+    thin_nine(&t, pts);
+    double kept;
+    for (size_t i = 0; i < 9; i++) {
+        assert_true(mb_point_thin_keep(&t, i, 100, &kept));
+        assert_float_equal(kept, 2.0 * (double)(9 - i), 1e-12);
+    }
+    mb_point_thin_free(&t);
+    thin_nine(&t, pts);
+    for (size_t i = 0; i < 9; i++)
+        assert_int_equal(mb_point_thin_keep(&t, i, i == 8 ? -1 : 0, &kept), i == 0 || i == 8);
+    mb_point_thin_free(&t);
+}
+
+/* Short of time, the grid coarsens as coarse to fine would cut it; a point passed frees its
+ * room for the finer ones after it. Worked by hand: at point 0 with 5 s left, the first 5 of
+ * the coarse-to-fine order fit (0, 8, 4, 2, 6 at 1 s each), so 0 is measured among 5 points
+ * expected at 10 s; at point 1 with 4 s, 8, 4, 2, 6 fill it and 1 is skipped; at point 2
+ * with 4 s, the passed 0 and 1 cost nothing, 8, 4, 2, 6 fit and 2 is measured among them
+ * (8 s); at point 3 with 4 s, 3 fits after 8, 4, 6; at 4 with 3 s, 8, 4, 6; 5 with 2 s does
+ * not fit after 8 and 6, 6 does; at 7 with nothing left only the end 8 is kept, and 8 is
+ * measured with nothing left. */
+static void test_thin_by_hand(void **state)
+{
+    (void)state;
+    mb_point_t pts[9];
+    mb_point_thin_t t;
+    thin_nine(&t, pts);
+    static const double left[9] = {5, 4, 4, 4, 3, 2, 2, 0, 0};
+    static const bool want[9] = {true, false, true, true, true, false, true, false, true};
+    static const double want_kept[9] = {10, 0, 8, 8, 6, 0, 4, 0, 2};
+    for (size_t i = 0; i < 9; i++) {
+        double kept;
+        assert_int_equal(mb_point_thin_keep(&t, i, left[i], &kept), want[i]);
+        assert_float_equal(kept, want_kept[i], 1e-12);
+    }
+    mb_point_thin_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_levels_by_hand),
-        cmocka_unit_test(test_sizes_coarsen_before_p),
-        cmocka_unit_test(test_labels_are_all_ends),
+        cmocka_unit_test(test_levels_by_hand),      cmocka_unit_test(test_sizes_coarsen_before_p),
+        cmocka_unit_test(test_labels_are_all_ends), cmocka_unit_test(test_thin_all_or_ends),
+        cmocka_unit_test(test_thin_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

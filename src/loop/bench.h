@@ -23,6 +23,12 @@
 #define MB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What a benchmark may look at; owned by the driver. */
+/* How a time budget's share holds a benchmark's points (mb_context_t.budget_order). */
+typedef enum mb_budget_order {
+    MB_BUDGET_ORDER_THINNED = 0,  /* their own order, the finest skipped if late (point_order.h) */
+    MB_BUDGET_ORDER_COARSE_FIRST, /* coarse to fine, the finest dropped where the share ends */
+} mb_budget_order_t;
+
 typedef struct mb_context {
     const mb_config_t *config;
     const mb_timing_t *timing;
@@ -48,12 +54,15 @@ typedef struct mb_context {
     double probe_scale;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
     /* --time-budget: when (mb_clock_elapsed_s on world rank 0) this benchmark's share of it
-     * ends; 0: no budget. With budget_coarse_first (the share may not hold all its points),
-     * points are measured coarse to fine (point_order.h) and the finest may be dropped;
-     * else in their own order, only fewer repetitions when late: a drift of the machine
-     * then shows as one step in d, not as a zig-zag between the grid's levels. */
+     * ends; 0: no budget. budget_order says how the share holds its points (point_order.h):
+     * in their own order, skipping the finest where the time left cannot hold them, so that
+     * a drift of the machine shows as one step in d, not as a zig-zag between the grid's
+     * levels; or coarse to fine (a benchmark with working sets, mb_budget_coarse_first), the
+     * finest dropped where the share ends. budget_slowness: how many times slower than
+     * estimated the run's points have been (budget.h), for the least each point costs. */
     double budget_deadline_s;
-    bool budget_coarse_first;
+    mb_budget_order_t budget_order;
+    double budget_slowness;
     /* During a point's setup and measurement: the communicator of the ranks measuring it
      * (the pair, the node, the first p ranks, or all). */
     MPI_Comm measure_comm;

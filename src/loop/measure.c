@@ -383,24 +383,36 @@ static void measure_note_scope(char *list, size_t len, mb_scope_t scope,
     snprintf(list + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-/* Under a budget, whether the benchmark stops before the k-th point of its order (rank 0's
- * clock decides, for every rank); else the k-th point's share of what is left, in ns: in
- * proportion to its expected cost among those of the points still to come (cost_left_s, this
- * one's included; point_cost.h), so that a large message's point is not held to a small
- * one's time. Its repetitions get half of that, the rest being warm-up and sizing. */
-static bool measure_budget_stops(const mb_context_t *ctx, size_t k, size_t ends, double cost_s,
-                                 double cost_left_s, double *time_limit_ns)
+/* What a budget makes of a point (measure_budget_decides). */
+enum { MEASURE_BUDGET_MEASURE, MEASURE_BUDGET_SKIP, MEASURE_BUDGET_STOP };
+
+/* Under a budget, what becomes of point i, the k-th of the benchmark's order (rank 0's clock
+ * decides, for every rank): coarse to fine (no thin), the benchmark stops before it once
+ * the share is spent and the ends are measured; in the points' own order (thin), it is
+ * skipped where the points kept for the time left leave it out (mb_point_thin_keep).
+ * Measured, its share of what is left, in ns: in proportion to its expected cost among those
+ * of the points still to come and kept (point_cost.h), so that a large message's point is
+ * not held to a small one's time. Its repetitions get half of that, the rest being warm-up
+ * and sizing. *cost_left_s (the expected cost of the points from k on) loses point i's. */
+static int measure_budget_decides(const mb_context_t *ctx, mb_point_thin_t *thin, size_t k,
+                                  size_t ends, size_t i, double cost_s, double *cost_left_s,
+                                  double *time_limit_ns)
 {
     *time_limit_ns = 0;
     if (ctx->budget_deadline_s <= 0)
-        return false;
-    double left_s = ctx->budget_deadline_s - mb_clock_elapsed_s();
-    int stop = ctx->rank == 0 && k >= ends && left_s <= 0;
-    MB_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
-    if (!stop)
-        *time_limit_ns =
-            left_s > 0 && cost_left_s > 0 ? left_s * cost_s / cost_left_s / 2 * 1e9 : 1;
-    return stop;
+        return MEASURE_BUDGET_MEASURE;
+    double left_s = ctx->budget_deadline_s - mb_clock_elapsed_s(), among_s = *cost_left_s;
+    int action = MEASURE_BUDGET_MEASURE;
+    if (ctx->rank == 0 && thin)
+        action = mb_point_thin_keep(thin, i, left_s, &among_s) ? MEASURE_BUDGET_MEASURE
+                                                               : MEASURE_BUDGET_SKIP;
+    else if (ctx->rank == 0 && k >= ends && left_s <= 0)
+        action = MEASURE_BUDGET_STOP;
+    MB_MPI_CHECK(MPI_Bcast(&action, 1, MPI_INT, 0, ctx->comm));
+    *cost_left_s -= cost_s;
+    if (action == MEASURE_BUDGET_MEASURE)
+        *time_limit_ns = left_s > 0 && among_s > 0 ? left_s * cost_s / among_s / 2 * 1e9 : 1;
+    return action;
 }
 
 /* Test hook, MBSUITE_INJECT_HANG=NAME:INDEX: the last rank never arrives at point INDEX of
@@ -520,11 +532,13 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     size_t *order = malloc((npts ? npts : 1) * sizeof *order);
     if ((root && (!ms || !slots)) || !order)
         mb_mpi_fail("calloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
-    /* Without a budget, the points in their own order (a collective's p one after another);
-     * with one, coarse to fine, so that where the budget ends the benchmark, the points
-     * measured still span its axes. */
+    /* The points in their own order (a collective's p one after another); under a budget
+     * thinned where it runs short, or coarse to fine (ctx->budget_order), so that where the
+     * budget ends the benchmark, the points measured still span its axes. */
     size_t ends = npts;
-    if (ctx->budget_deadline_s > 0 && ctx->budget_coarse_first)
+    bool coarse_first =
+        ctx->budget_deadline_s > 0 && ctx->budget_order == MB_BUDGET_ORDER_COARSE_FIRST;
+    if (coarse_first)
         ends = mb_point_order(b, pts, npts, order);
     else
         for (size_t i = 0; i < npts; i++)
@@ -548,26 +562,41 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     double probe_ns = probe_before_ns ? *probe_before_ns : NAN;
 
     long idle_nap_ns = measure_idle_nap_ns(ctx);
-    /* Under a budget, each point's expected cost and the sum from it to the last. */
+    /* Under a budget, each point's expected cost and the sum from it to the last; in their
+     * own order, the points' least costs too, at the run's slowness, for the thinning. */
     double *cost_s = NULL, cost_left_s = 0;
+    mb_point_thin_t thin = {0};
+    bool thinned = ctx->budget_deadline_s > 0 && !coarse_first;
     if (ctx->budget_deadline_s > 0) {
         cost_s = malloc((npts ? npts : 1) * sizeof *cost_s);
-        if (!cost_s)
+        double *least_s = malloc((npts ? npts : 1) * sizeof *least_s);
+        if (!cost_s || !least_s)
             mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
-        for (size_t i = 0; i < npts; i++)
+        double slowness = ctx->budget_slowness > 0 ? ctx->budget_slowness : 1;
+        for (size_t i = 0; i < npts; i++) {
             cost_left_s += cost_s[i] = mb_point_cost_s(ctx, b, &pts[i]);
+            least_s[i] =
+                slowness * mb_point_turns(ctx, b, &pts[i]) * mb_point_floor_cost_s(ctx, b, &pts[i]);
+        }
+        if (thinned && mb_point_thin_init(&thin, b, pts, npts, least_s, cost_s) != 0)
+            mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+        free(least_s);
     }
 
     for (size_t k = 0; k < npts; k++) {
         size_t i = order[k];
         opts.warmup_ns = mb_measure_warmup_ns(cfg, k);
-        if (measure_budget_stops(ctx, k, ends, cost_s ? cost_s[i] : 1, cost_left_s,
-                                 &opts.time_limit_ns)) {
+        int budget =
+            measure_budget_decides(ctx, thinned ? &thin : NULL, k, ends, i, cost_s ? cost_s[i] : 1,
+                                   &cost_left_s, &opts.time_limit_ns);
+        if (budget == MEASURE_BUDGET_STOP) {
             dropped_points = (json_int_t)(npts - k);
             break;
         }
-        if (cost_s)
-            cost_left_s -= cost_s[i];
+        if (budget == MEASURE_BUDGET_SKIP) {
+            dropped_points++;
+            continue;
+        }
         mb_scope_t scope = measure_scope(b, &pts[i]);
         if (scope == MB_SCOPE_FIRST_RANKS)
             measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
@@ -643,6 +672,7 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     mb_workset_release();
     mb_mpi_wait_quietly(ctx->comm);
     free(cost_s);
+    mb_point_thin_free(&thin);
     free(order);
     if (!root)
         return NULL;

@@ -6,6 +6,7 @@
 
 #include "loop_rules.h"
 #include "measure_opts.h"
+#include "rank_sample.h"
 
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {
@@ -40,4 +41,11 @@ double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_po
 double mb_point_floor_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {
     return point_cost_s(ctx, b, pt, MB_LOOP_BUDGET_FLOOR);
+}
+
+double mb_point_turns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
+    bool taking_turns = (b->scope_of ? b->scope_of(pt) : b->scope) == MB_SCOPE_SAMPLE_EACH;
+    return taking_turns && turns > 1 ? turns : 1;
 }

@@ -43,4 +43,8 @@ double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_po
  * loop_rules.h): the least the point costs once it is measured at all. */
 double mb_point_floor_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
 
+/* How many times pt is measured: once, or once by each rank a node samples where they take
+ * turns (MB_SCOPE_SAMPLE_EACH, at most MB_RANK_SAMPLE_K of them). */
+double mb_point_turns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
+
 #endif

@@ -94,3 +94,55 @@ size_t mb_point_order(const mb_bench_t *b, const mb_point_t *pts, size_t n, size
     free(keys);
     return ends;
 }
+
+int mb_point_thin_init(mb_point_thin_t *t, const mb_bench_t *b, const mb_point_t *pts, size_t n,
+                       const double *least_s, const double *expected_s)
+{
+    size_t *order = malloc((n ? n : 1) * sizeof *order);
+    *t = (mb_point_thin_t){
+        .n = n,
+        .place = malloc((n ? n : 1) * sizeof *t->place),
+        .least_s = malloc((n ? n : 1) * sizeof *t->least_s),
+        .expected_s = malloc((n ? n : 1) * sizeof *t->expected_s),
+    };
+    if (!order || !t->place || !t->least_s || !t->expected_s) {
+        free(order);
+        mb_point_thin_free(t);
+        return -1;
+    }
+    t->ends = mb_point_order(b, pts, n, order);
+    for (size_t k = 0; k < n; k++) {
+        t->place[order[k]] = k;
+        t->least_s[k] = least_s[order[k]];
+        t->expected_s[k] = expected_s[order[k]];
+    }
+    free(order);
+    return 0;
+}
+
+bool mb_point_thin_keep(mb_point_thin_t *t, size_t i, double left_s, double *kept_expected_s)
+{
+    /* The longest prefix of the coarse-to-fine order whose points still to come fit left_s
+     * at their least (the passed ones cost 0 in it), at least the ends. */
+    size_t cut = 0;
+    double least = 0, expected = 0;
+    for (; cut < t->n; cut++) {
+        if (cut >= t->ends && least + t->least_s[cut] > left_s)
+            break;
+        least += t->least_s[cut];
+        expected += t->expected_s[cut];
+    }
+    size_t k = t->place[i];
+    bool keep = k < cut;
+    *kept_expected_s = keep ? expected : 0;
+    t->least_s[k] = t->expected_s[k] = 0;
+    return keep;
+}
+
+void mb_point_thin_free(mb_point_thin_t *t)
+{
+    free(t->place);
+    free(t->least_s);
+    free(t->expected_s);
+    *t = (mb_point_thin_t){0};
+}

@@ -6,28 +6,22 @@
 
 #include "measure_opts.h"
 #include "point_cost.h"
-#include "rank_sample.h"
 
 mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
                                         const mb_point_t *pts, size_t npts)
 {
-    /* Ranks taking turns measure each point once each. */
-    int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
-    mb_budget_estimate_t est = {0, 0, 0};
+    mb_budget_estimate_t est = {0, 0};
     double first_warmup_extra_s =
         (mb_measure_warmup_ns(ctx->config, 0) - mb_measure_warmup_ns(ctx->config, 1)) / 1e9;
     double first_touch_bytes = 0,
            rate = b->touch_ns_per_byte > 0 ? b->touch_ns_per_byte : MB_BUDGET_TOUCH_NS_PER_BYTE;
     for (size_t i = 0; i < npts; i++) {
-        bool taking_turns = (b->scope_of ? b->scope_of(&pts[i]) : b->scope) == MB_SCOPE_SAMPLE_EACH;
-        double times = taking_turns && turns > 1 ? turns : 1;
+        /* Ranks taking turns measure each point once each. */
+        double times = mb_point_turns(ctx, b, &pts[i]);
         est.points_s += times * mb_point_cost_s(ctx, b, &pts[i]);
-        est.floor_s += times * mb_point_floor_cost_s(ctx, b, &pts[i]);
         /* The first point warms up longer than its cost counts (each rank taking turns). */
-        if (i == 0) {
+        if (i == 0)
             est.points_s += times * first_warmup_extra_s;
-            est.floor_s += times * first_warmup_extra_s;
-        }
         if (b->touch_bytes) {
             double bytes = times * (double)b->touch_bytes(ctx, &pts[i]);
             est.touch_s += bytes * rate / 1e9;
@@ -99,16 +93,9 @@ double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est)
     return est.points_s * slow.points + est.touch_s * slow.touch;
 }
 
-double mb_budget_floor_s(const mb_budget_t *bg, mb_budget_estimate_t est)
-{
-    return mb_budget_expected_s(
-        bg, (mb_budget_estimate_t){.points_s = est.floor_s, .touch_s = est.touch_s});
-}
-
 bool mb_budget_coarse_first(const mb_budget_t *bg, mb_budget_estimate_t est, double share_s)
 {
-    double least_s = est.touch_s > 0 ? mb_budget_expected_s(bg, est) : mb_budget_floor_s(bg, est);
-    return share_s < MB_BUDGET_ORDER_ROOM * least_s;
+    return est.touch_s > 0 && share_s < MB_BUDGET_ORDER_ROOM * mb_budget_expected_s(bg, est);
 }
 
 void mb_budget_done(mb_budget_t *bg, mb_budget_estimate_t est, double share_s, double spent_s)

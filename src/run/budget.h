@@ -32,8 +32,8 @@
 /* Working sets are cut only when less than this fraction of them fits the share: a cut of
  * a few percent changes no figure, and the budget's reserve absorbs the difference. */
 #define MB_BUDGET_SPAN_KEEP 0.9
-/* A benchmark whose share is under this many times the least its points can take is measured
- * coarse to fine (mb_budget_coarse_first). */
+/* A benchmark with working sets whose share is under this many times its expected time is
+ * measured coarse to fine (mb_budget_coarse_first). */
 #define MB_BUDGET_ORDER_ROOM 2.0
 /* The smallest working set a budget may leave a memory figure with. */
 #define MB_BUDGET_SPAN_FLOOR_BYTES ((uint64_t)8 << 20)
@@ -42,7 +42,6 @@
 typedef struct mb_budget_estimate {
     double points_s; /* warm-up and experiments of every point (point_cost.h) */
     double touch_s;  /* setting up and walking the points' working sets */
-    double floor_s;  /* the same at the budget's fewest experiments (point_cost.h) */
 } mb_budget_estimate_t;
 
 /* How many times slower than estimated each part has run so far (mb_budget_slowness). */
@@ -61,8 +60,7 @@ typedef struct mb_budget {
 } mb_budget_t;
 
 /* The estimate of npts points of b under ctx's configuration and calibration: its points'
- * costs (point_cost.h), at max_experiments and at the budget's floor, and its first point's
- * longer warm-up. */
+ * costs (point_cost.h) at max_experiments and its first point's longer warm-up. */
 mb_budget_estimate_t mb_budget_estimate(const mb_context_t *ctx, const mb_bench_t *b,
                                         const mb_point_t *pts, size_t npts);
 
@@ -85,25 +83,20 @@ double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate
 /* The time a benchmark estimated at est should take at the run's slowness so far. */
 double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est);
 
-/* The least it can take once each of its points is measured at all: its points at the
- * fewest experiments a budget leaves (est.floor_s) and its working sets, at the run's
- * slowness so far. */
-double mb_budget_floor_s(const mb_budget_t *bg, mb_budget_estimate_t est);
-
 /* Whether a benchmark estimated at est and given share_s is measured coarse to fine
- * (point_order.h), ready to have its finest points cut: where share_s is under
- * MB_BUDGET_ORDER_ROOM times the least its points can take (mb_budget_floor_s), or, for one
- * with working sets, its expected time (coarse to fine measures the largest first, and the
- * smaller points reuse its pages, workset.h, where their own order would touch each larger
- * one anew). Else its points keep their own order and the budget trims their repetitions
- * alone. Why not coarse to fine wherever the share is tight: it measures the finest half of
- * the size grid last, so a node changing state during the benchmark reads those sizes in
- * the other state, a zig-zag between the grid's levels where its own order gives one step.
- * In a default run at -np 2 (2-vCPU VM, 2026-12-01) mpi.isend read 21-125 ns at 0, 2, 4, 8,
- * ... 2048 B and 74-323 ns at 1, 3, 6, 12, ... 3072 B (the probe 157-178 ns around the former,
- * 180-204 around the latter): a held-out error of 64%. Its share, 2.3 s, had been under twice
- * its expected time at max_experiments, the rule before, though no point of that run was
- * dropped (docs/fitting.md, "Point order under a budget"). */
+ * (point_order.h), ready to have its finest points cut where the share ends: one with
+ * working sets whose share is under MB_BUDGET_ORDER_ROOM times its expected time (coarse to
+ * fine measures the largest first, and the smaller points reuse its pages, workset.h, where
+ * their own order would touch each larger one anew). Every other benchmark keeps its points'
+ * own order, thinned where the time left cannot hold them (mb_point_thin_keep). Why not
+ * coarse to fine for those: it measures the finest half of the size grid last, so a node
+ * changing state during the benchmark reads those sizes in the other state, a zig-zag
+ * between the grid's levels where its own order gives one step. In a default run at -np 2
+ * (2-vCPU VM, 2026-12-01) mpi.isend read 21-125 ns at 0, 2, 4, 8, ... 2048 B and 74-323 ns
+ * at 1, 3, 6, 12, ... 3072 B (the probe 157-178 ns around the former, 180-204 around the
+ * latter): a held-out error of 64%, though no point of that run was dropped; and where the
+ * rule still chose it for shares under twice the points' least time, mpi.send and
+ * mpi.ssend zig-zagged so, whole (docs/fitting.md, "Point order under a budget"). */
 bool mb_budget_coarse_first(const mb_budget_t *bg, mb_budget_estimate_t est, double share_s);
 
 /* The working-set cap for a share whose working sets fit span_fraction of their time

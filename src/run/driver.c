@@ -258,14 +258,15 @@ static void driver_free_pairs(mb_context_t *ctx)
 }
 
 /* --time-budget: the time benchmark i of the plan may use (budget.h: its estimate against
- * those still to run, scaled by how the run has gone), whether that may be too short for
- * its points (mb_budget_coarse_first), and the working-set cap that fits it; rank 0 decides for
- * every rank. Its deadline then orders and trims its points (point_order.h, loop_rules.h). */
+ * those still to run, scaled by how the run has gone), the order its points keep in it
+ * (mb_budget_coarse_first, else their own, thinned where late), and the working-set cap that
+ * fits it; rank 0 decides for every rank. Its deadline then orders, thins and trims its
+ * points (point_order.h, loop_rules.h). */
 static void driver_budget_share(mb_context_t *ctx, const mb_budget_t *bg,
                                 const mb_budget_estimate_t *est, size_t i, size_t nplan,
                                 uint64_t span_cap, uint64_t *cap_bytes)
 {
-    mb_budget_estimate_t rest = {0, 0, 0};
+    mb_budget_estimate_t rest = {0, 0};
     for (size_t j = i + 1; j < nplan; j++) {
         rest.points_s += est[j].points_s;
         rest.touch_s += est[j].touch_s;
@@ -275,11 +276,15 @@ static void driver_budget_share(mb_context_t *ctx, const mb_budget_t *bg,
     double share_s = mb_budget_share_s(bg, now_s, est[i], rest, &span_fraction);
     /* A benchmark without working sets has nothing to cut. */
     uint64_t cap = est[i].touch_s > 0 ? mb_budget_span_cap(span_cap, span_fraction) : span_cap;
-    double v[3] = {now_s + share_s, (double)cap, mb_budget_coarse_first(bg, est[i], share_s)};
-    MB_MPI_CHECK(MPI_Bcast(v, 3, MPI_DOUBLE, 0, ctx->comm));
+    double v[4] = {now_s + share_s, (double)cap,
+                   mb_budget_coarse_first(bg, est[i], share_s) ? MB_BUDGET_ORDER_COARSE_FIRST
+                                                               : MB_BUDGET_ORDER_THINNED,
+                   mb_budget_slowness(bg).points};
+    MB_MPI_CHECK(MPI_Bcast(v, 4, MPI_DOUBLE, 0, ctx->comm));
     ctx->budget_deadline_s = v[0];
     *cap_bytes = (uint64_t)v[1];
-    ctx->budget_coarse_first = v[2] != 0;
+    ctx->budget_order = (mb_budget_order_t)v[2];
+    ctx->budget_slowness = v[3];
 }
 
 /* A benchmark whose share is too short for its working sets measures smaller ones: its

@@ -230,7 +230,9 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
     double began_s = mb_clock_elapsed_s();
     uint64_t span_cap = mb_sysinfo_memory_span_cap();
     ctx->budget_deadline_s = a->end_s;
-    ctx->budget_coarse_first = false; /* its first measurement fitted its share */
+    /* In its points' own order; its first measurement's wall time fits what is left, so the
+     * points are thinned only where this one runs slower. */
+    ctx->budget_order = MB_BUDGET_ORDER_THINNED;
     if (a->cap > 0)
         mb_sysinfo_set_memory_span_cap(a->cap);
     if (ctx->rank == 0) {
