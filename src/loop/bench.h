@@ -22,13 +22,13 @@
 #define MB_MAX_DIMS 4
 #define MB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* What a benchmark may look at; owned by the driver. */
 /* How a time budget's share holds a benchmark's points (mb_context_t.budget_order). */
 typedef enum mb_budget_order {
     MB_BUDGET_ORDER_THINNED = 0,  /* their own order, the finest skipped if late (point_order.h) */
     MB_BUDGET_ORDER_COARSE_FIRST, /* coarse to fine, the finest dropped where the share ends */
 } mb_budget_order_t;
 
+/* What a benchmark may look at; owned by the driver. */
 typedef struct mb_context {
     const mb_config_t *config;
     const mb_timing_t *timing;
