@@ -569,16 +569,20 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
     bool thinned = ctx->budget_deadline_s > 0 && !coarse_first;
     if (ctx->budget_deadline_s > 0) {
         cost_s = malloc((npts ? npts : 1) * sizeof *cost_s);
+        if (!cost_s)
+            mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
+        for (size_t i = 0; i < npts; i++)
+            cost_left_s += cost_s[i] = mb_point_cost_s(ctx, b, &pts[i]);
+    }
+    if (thinned) {
         double *least_s = malloc((npts ? npts : 1) * sizeof *least_s);
-        if (!cost_s || !least_s)
+        if (!least_s)
             mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
         double slowness = ctx->budget_slowness > 0 ? ctx->budget_slowness : 1;
-        for (size_t i = 0; i < npts; i++) {
-            cost_left_s += cost_s[i] = mb_point_cost_s(ctx, b, &pts[i]);
+        for (size_t i = 0; i < npts; i++)
             least_s[i] =
                 slowness * mb_point_turns(ctx, b, &pts[i]) * mb_point_floor_cost_s(ctx, b, &pts[i]);
-        }
-        if (thinned && mb_point_thin_init(&thin, b, pts, npts, least_s, cost_s) != 0)
+        if (mb_point_thin_init(&thin, b, pts, npts, least_s, cost_s) != 0)
             mb_mpi_fail("malloc in mb_measure_bench", MPI_ERR_NO_MEM, __FILE__, __LINE__);
         free(least_s);
     }
