@@ -6,7 +6,7 @@
  * point, the working sets of a default run cost most of its memory benchmarks' time
  * (shm.bandwidth 18 s, shm.latency 22 s of a 106 s run without a budget). Here a buffer a
  * point frees stays mapped, and the benchmark's next point that fits in it gets it again
- * (under a budget points run coarse to fine, the largest early: point_order.h);
+ * (a benchmark short of time runs coarse to fine, the largest early: point_order.h);
  * mb_measure_bench gives everything back when the benchmark ends, so a run's peak memory
  * stays that of its largest benchmark. Contents are unspecified, as malloc's: every setup
  * writes its working set. Not thread-safe: setups run on a rank's main thread. */

@@ -85,10 +85,14 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "working sets share what is left, cut to fit (memory_span_cap_bytes); when not even the "
         "points fit, the time left is shared in proportion to the whole estimates, points and "
         "working sets cut alike; within a benchmark, each "
-        "point gets a share of the benchmark's time left in proportion to its estimate; points "
-        "run coarse to fine (both ends of every axis first, then the size grid halved, process "
-        "counts before finer sizes); first fewer repetitions per point (trimmed_by_budget), then "
-        "the finest sizes and process counts not reached are dropped (dropped_by_budget)");
+        "point gets a share of the benchmark's time left in proportion to its estimate among "
+        "the points kept; points run in their own order, and where the time left cannot hold "
+        "those still to come at min_experiments each, the finest of them are skipped as a "
+        "coarse-to-fine cut would leave them out (sizes before process counts), both ends of "
+        "every axis always measured; a benchmark with working sets whose share is under twice "
+        "its estimate runs coarse to fine instead, its largest working set first, and stops "
+        "where its share ends; first fewer repetitions per point (trimmed_by_budget), then the "
+        "points skipped or not reached are dropped (dropped_by_budget)");
     return mb_results_set_section(results, "time_budget", b, err, errlen);
 }
 
