@@ -90,22 +90,12 @@ static json_t *load_fixture(const char *name)
     return root;
 }
 
-/* Through a temporary file rather than open_memstream, which gcc 12 -O3 mistakes for a
- * dangling pointer once inlined. */
 static char *render(const json_t *root)
 {
     FILE *t = tmpfile();
     assert_non_null(t);
     assert_int_equal(mb_report_write(t, root), 0);
-    long len = ftell(t);
-    assert_true(len >= 0);
-    rewind(t);
-    char *buf = malloc((size_t)len + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, t), (size_t)len);
-    buf[len] = '\0';
-    fclose(t);
-    return buf;
+    return mb_tmpfile_text(t);
 }
 
 #define assert_contains(haystack, needle)                                                          \
@@ -337,6 +327,54 @@ static mb_results_t *open_with_first_benchmark(const char *dir, json_t *fixture)
 
 /* A benchmark measured again replaces its record in place, its failed points counted anew;
  * a name with no record is refused. */
+/* After a benchmark, points.csv and report.txt wait while they are not due
+ * (mb_results_set_derived_wait), results.json never; a section and the close bring them up
+ * to date, and with no wait they follow every benchmark. */
+static void test_results_derived_wait(void **state)
+{
+    (void)state;
+    char *dir = mb_tmpdir_new("results"), err[512] = "";
+    json_t *fixture = load_fixture("results_fixture.json");
+    mb_results_check_counts_t counts;
+    mb_results_t *r = mb_results_open(dir, json_object_get(fixture, "system"),
+                                      json_object_get(fixture, "config"), err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    char *points_path = path_join(dir, "points.csv"), *report_path = path_join(dir, "report.txt");
+    mb_results_set_derived_wait(r, 1e9);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 0), err, sizeof err),
+                     0);
+    json_t *disk = load_results_file(dir);
+    assert_int_equal(check_doc(disk, false, &counts), 0);
+    assert_int_equal(counts.benchmarks, 1);
+    json_decref(disk);
+    assert_int_equal(line_count(points_path), 1); /* the header of the open's write */
+    char *report = read_all(report_path);
+    assert_null(strstr(report, "harness.bcopy \u2014"));
+    free(report);
+    set_failed_total(r, 1); /* a section: everything written */
+    assert_int_equal(line_count(points_path), 1 + 3);
+    report = read_all(report_path);
+    assert_contains(report, "harness.bcopy \u2014 bcopy of size_bytes bytes");
+    free(report);
+
+    mb_results_set_derived_wait(r, 0);
+    assert_int_equal(mb_results_add_benchmark(r, fixture_benchmark(fixture, 1), err, sizeof err),
+                     0);
+    report = read_all(report_path);
+    assert_contains(report, "mpi.pingpong \u2014 skipped: needs 2 ranks");
+    free(report);
+    mb_results_set_derived_wait(r, 1e9);
+    assert_int_equal(mb_results_close(r, true, NULL, err, sizeof err), 0);
+    report = read_all(report_path);
+    assert_contains(report, "status          complete");
+    free(report);
+    free(points_path);
+    free(report_path);
+    json_decref(fixture);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+}
+
 static void test_results_replace_benchmark(void **state)
 {
     (void)state;
@@ -798,6 +836,7 @@ int main(void)
         cmocka_unit_test(test_atomic_write_missing_dir),
         cmocka_unit_test(test_mkdir_p),
         cmocka_unit_test(test_results_lifecycle),
+        cmocka_unit_test(test_results_derived_wait),
         cmocka_unit_test(test_results_replace_benchmark),
         cmocka_unit_test(test_results_write_failure_keeps_files),
         cmocka_unit_test(test_results_update_section),

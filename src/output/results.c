@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The run's result directory. The whole document lives in memory and the files are
- * regenerated from it after every benchmark, so results.json, points.csv and report.txt
- * always agree and each is valid on its own whenever the run dies. */
+/* The run's result directory. The whole document lives in memory and results.json is
+ * written from it after every benchmark, points.csv and report.txt with it as often as
+ * they cost at most a fiftieth of the run's time, each file valid on its own whenever
+ * the run dies. */
 #include "results.h"
 
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include "points_csv.h"
 #include "report.h"
 #include "report_html.h"
+#include "results_json.h"
 
 struct mb_results {
     char *dir;
@@ -22,7 +24,19 @@ struct mb_results {
     char *points_path;
     char *report_path;
     json_t *root;
+    mb_results_json_cache_t *json_text;  /* the records' text as results.json last had it */
+    double derived_at_s, derived_took_s; /* points.csv and report.txt's last write: monotonic
+                                          * end, and what they took */
+    double derived_wait;                 /* RESULTS_DERIVED_WAIT, or a test's */
 };
+
+/* points.csv and report.txt are derived from results.json, and formatted whole they are
+ * the slow part of a write (at a default run's end 21 and 37 ms, results.json 5 with its
+ * records' text kept: results_json.h), so after a benchmark they are rewritten
+ * only where the time since their last write is at least this many times what that write
+ * took: at most a fiftieth of the run goes to them, the run's time being the budget's.
+ * Every other write (a section, the close) has them too. */
+#define RESULTS_DERIVED_WAIT 49.0
 
 /* What results.json says while the run has not finished: a run killed by SIGKILL (or a
  * crash, or a power cut) has no chance to say more, so the file says it from the start. */
@@ -61,23 +75,27 @@ static json_t *results_now_utc(void)
     return json_string(buf);
 }
 
+static double results_now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static int results_json_writer(FILE *f, void *arg)
 {
-    /* 10 significant digits keep every measured figure exact enough and the file stable to
-     * read; jansson keeps keys in insertion order. */
-    if (json_dumpf((const json_t *)arg, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
-        return -1;
-    return fputc('\n', f) == EOF ? -1 : 0;
+    const mb_results_t *r = arg;
+    return mb_results_json_write(f, r->root, r->json_text);
 }
 
 static int results_points_writer(FILE *f, void *arg)
 {
-    return mb_points_csv_write(f, (const json_t *)arg);
+    return mb_points_csv_write(f, ((const mb_results_t *)arg)->root);
 }
 
 static int results_report_writer(FILE *f, void *arg)
 {
-    return mb_report_write(f, (const json_t *)arg);
+    return mb_report_write(f, ((const mb_results_t *)arg)->root);
 }
 
 /* With the lock held: r is the run's, and an interruption has written its record, which
@@ -90,17 +108,25 @@ static bool results_refused(const mb_results_t *r, char *err, size_t errlen)
     return true;
 }
 
+/* How results_write treats the files derived from results.json. */
+typedef enum {
+    RESULTS_DERIVED_DUE,  /* after a benchmark: points.csv and report.txt when due */
+    RESULTS_DERIVED_ALL,  /* points.csv and report.txt too */
+    RESULTS_DERIVED_HTML, /* and report.html */
+} results_derived_t;
+
 /* results.json, points.csv and report.txt, written so that an interruption never waits on
  * the disk: SIGKILL follows mpirun's SIGTERM within a second, and CI's busy disk once held
  * the six fsyncs longer than that, so the run died unrecorded. Under the lock the temporary
  * files are made and filled from the document (into the page cache); without it they are
  * fsync'd; under it again they are renamed, unless an interruption came between: it removed
  * them (results_remove_temps), and its record stands. results.json first: it is the record;
- * points.csv and the reports are derived from it. report.html (with_html) is written when
- * the run closes and after its plots (mb_results_update_section, which brings them in), not
- * after every benchmark: the page with its plots is the slowest of the files, and the run's
- * time is the budget's. Called without the lock. */
-static int results_write(mb_results_t *r, bool with_html, char *err, size_t errlen)
+ * points.csv and the reports are derived from it, and after a benchmark written only when
+ * due (RESULTS_DERIVED_WAIT). report.html is written when the run closes and after its
+ * plots (mb_results_update_section, which brings them in), not after every benchmark: the
+ * page with its plots is the slowest of the files, and the run's time is the budget's.
+ * Called without the lock. */
+static int results_write(mb_results_t *r, results_derived_t derived, char *err, size_t errlen)
 {
     const char *paths[] = {r->json_path, r->points_path, r->report_path};
     const mb_file_writer_fn writers[] = {results_json_writer, results_points_writer,
@@ -108,24 +134,38 @@ static int results_write(mb_results_t *r, bool with_html, char *err, size_t errl
     enum { NFILES = sizeof paths / sizeof *paths };
     mb_file_stage_t staged[NFILES] = {{0}};
     int rc = -1;
-    size_t i;
+    size_t i, nfiles = NFILES;
+    double derived_s = 0, t0_s;
+    if (derived == RESULTS_DERIVED_DUE &&
+        results_now_s() < r->derived_at_s + r->derived_wait * r->derived_took_s)
+        nfiles = 1;
     pthread_mutex_lock(&results_lock);
     if (results_refused(r, err, errlen))
         goto out;
-    for (i = 0; i < NFILES; i++)
+    for (i = 0; i < nfiles; i++) {
+        t0_s = results_now_s();
         if (mb_file_stage_open(&staged[i], paths[i], err, errlen) != 0 ||
-            mb_file_stage_write(&staged[i], writers[i], r->root, err, errlen) != 0)
+            mb_file_stage_write(&staged[i], writers[i], r, err, errlen) != 0)
             goto out;
+        derived_s += i > 0 ? results_now_s() - t0_s : 0;
+    }
     pthread_mutex_unlock(&results_lock);
-    for (i = 0; i < NFILES; i++)
+    for (i = 0; i < nfiles; i++) {
+        t0_s = results_now_s();
         if (mb_file_stage_close(&staged[i], true, err, errlen) != 0)
             break;
+        derived_s += i > 0 ? results_now_s() - t0_s : 0;
+    }
     pthread_mutex_lock(&results_lock);
-    if (i < NFILES || results_refused(r, err, errlen))
+    if (i < nfiles || results_refused(r, err, errlen))
         goto out;
-    for (i = 0; i < NFILES; i++)
+    for (i = 0; i < nfiles; i++)
         if (mb_file_stage_commit(&staged[i], err, errlen) != 0)
             goto out;
+    if (nfiles > 1) {
+        r->derived_at_s = results_now_s();
+        r->derived_took_s = derived_s;
+    }
     rc = 0;
 out:
     /* Under the lock: a name dropped here may otherwise be an interruption's own file. */
@@ -135,7 +175,8 @@ out:
     if (rc != 0)
         return -1;
     mb_file_sync_dir(r->json_path);
-    return with_html ? mb_report_html_write_file(r->dir, r->root, err, errlen) : 0;
+    return derived == RESULTS_DERIVED_HTML ? mb_report_html_write_file(r->dir, r->root, err, errlen)
+                                           : 0;
 }
 
 /* With the lock held, from an interruption: the temporary files of a write in progress on
@@ -157,6 +198,7 @@ static void results_free(mb_results_t *r)
     if (!r)
         return;
     json_decref(r->root);
+    mb_results_json_cache_free(r->json_text);
     free(r->dir);
     free(r->json_path);
     free(r->points_path);
@@ -171,13 +213,15 @@ static mb_results_t *results_alloc(const char *dir)
     if (!r)
         return NULL;
     r->dir = strdup(dir);
+    r->json_text = mb_results_json_cache_new();
+    r->derived_wait = RESULTS_DERIVED_WAIT;
     if (asprintf(&r->json_path, "%s/results.json", dir) < 0)
         r->json_path = NULL;
     if (asprintf(&r->points_path, "%s/points.csv", dir) < 0)
         r->points_path = NULL;
     if (asprintf(&r->report_path, "%s/report.txt", dir) < 0)
         r->report_path = NULL;
-    if (!r->dir || !r->json_path || !r->points_path || !r->report_path) {
+    if (!r->dir || !r->json_text || !r->json_path || !r->points_path || !r->report_path) {
         results_free(r);
         return NULL;
     }
@@ -198,7 +242,7 @@ mb_results_t *mb_results_open(const char *dir, json_t *system, json_t *config, c
                         "config", config, "benchmarks", "failed_points", 0);
     if (!r->root)
         goto oom;
-    if (results_write(r, true, err, errlen) != 0)
+    if (results_write(r, RESULTS_DERIVED_HTML, err, errlen) != 0)
         goto fail;
     pthread_mutex_lock(&results_lock);
     results_live = r;
@@ -233,7 +277,7 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
     rc = 0;
 out:
     pthread_mutex_unlock(&results_lock);
-    return rc == 0 ? results_write(r, false, err, errlen) : -1;
+    return rc == 0 ? results_write(r, RESULTS_DERIVED_DUE, err, errlen) : -1;
 }
 
 /* With the lock held: the index of the record named name in the document, or -1. */
@@ -276,7 +320,12 @@ int mb_results_replace_benchmark(mb_results_t *r, json_t *benchmark, char *err, 
     rc = 0;
 out:
     pthread_mutex_unlock(&results_lock);
-    return rc == 0 ? results_write(r, false, err, errlen) : -1;
+    return rc == 0 ? results_write(r, RESULTS_DERIVED_DUE, err, errlen) : -1;
+}
+
+void mb_results_set_derived_wait(mb_results_t *r, double times)
+{
+    r->derived_wait = times;
 }
 
 size_t mb_results_failed_points(const mb_results_t *r)
@@ -295,7 +344,7 @@ int mb_results_set_section(mb_results_t *r, const char *key, json_t *value, char
         return -1;
     }
     /* during the run (r live), report.html waits for the close */
-    return results_write(r, !live, err, errlen);
+    return results_write(r, live ? RESULTS_DERIVED_ALL : RESULTS_DERIVED_HTML, err, errlen);
 }
 
 int mb_results_stage_section(mb_results_t *r, const char *key, json_t *value, char *err,
@@ -336,7 +385,7 @@ int mb_results_close(mb_results_t *r, bool complete, const char *why, char *err,
         snprintf(err, errlen, "%s: out of memory", r->json_path);
         goto out;
     }
-    ret = results_write(r, true, err, errlen);
+    ret = results_write(r, RESULTS_DERIVED_HTML, err, errlen);
 out:
     results_free(r);
     return ret;
@@ -434,7 +483,7 @@ int mb_results_interrupt(const char *reason, char *err, size_t errlen)
     results_remove_temps(r);
     /* results.json alone, without fsync, since SIGKILL follows SIGTERM within a second
      * (results.h); the derived files keep their last whole write. */
-    int rc = mb_file_write_atomic_nosync(r->json_path, results_json_writer, r->root, err, errlen);
+    int rc = mb_file_write_atomic_nosync(r->json_path, results_json_writer, r, err, errlen);
     pthread_mutex_unlock(&results_lock);
     return rc;
 }

@@ -2,9 +2,12 @@
 /* The run's result directory: results.json (the machine-readable record, written with
  * jansson), points.csv (its points as one table, points_csv.h), report.txt (human
  * tables rendered from the same JSON) and report.html (the same on one page with the
- * plots, report_html.h). All four are rewritten atomically after every
- * finished benchmark, so a run killed half-way leaves valid files holding everything
- * finished ("complete": false until the end). Rank 0 only.
+ * plots, report_html.h). results.json is rewritten atomically after every finished
+ * benchmark, so a run killed half-way leaves a valid record holding everything finished
+ * ("complete": false until the end); points.csv and report.txt with it as often as they
+ * take at most a fiftieth of the run (mb_results_set_derived_wait), each also atomically,
+ * and whole at every section and at the close; report.html at the start and the close.
+ * Rank 0 only.
  *
  * results.json, schema "mbsuite-results/2", documented in docs/results.md (benchmark
  * records: axes and their roles, model, loggp, measured_by, point status, failed_points):
@@ -51,6 +54,12 @@ int mb_results_add_benchmark(mb_results_t *r, json_t *benchmark, char *err, size
  * anew, and the files rewritten atomically. Returns 0, or -1 with err (no record of that
  * name: benchmark freed). */
 int mb_results_replace_benchmark(mb_results_t *r, json_t *benchmark, char *err, size_t errlen);
+
+/* After a benchmark, points.csv and report.txt are rewritten only where the time since
+ * their last write is at least times what that write took (49 unless set: at most a
+ * twentieth of the run goes to them); 0: after every benchmark. Sections and the close
+ * always rewrite them. For tests, which need one or the other. */
+void mb_results_set_derived_wait(mb_results_t *r, double times);
 
 /* The points that failed in the benchmarks added so far (results.json's "failed_points"). */
 size_t mb_results_failed_points(const mb_results_t *r);

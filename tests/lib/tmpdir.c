@@ -31,3 +31,17 @@ int mb_tmpdir_free(char *dir)
     free(dir);
     return rc;
 }
+
+char *mb_tmpfile_text(FILE *f)
+{
+    long len = ftell(f);
+    char *buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    rewind(f);
+    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        perror("mb_tmpfile_text");
+        abort();
+    }
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
