@@ -29,3 +29,8 @@ bool mb_binding_ensure(hwloc_topology_t topo, int local_rank)
     hwloc_bitmap_free(current);
     return bound;
 }
+
+void mb_binding_release(hwloc_topology_t topo)
+{
+    (void)hwloc_set_cpubind(topo, hwloc_topology_get_topology_cpuset(topo), HWLOC_CPUBIND_PROCESS);
+}

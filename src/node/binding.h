@@ -19,4 +19,9 @@ int mb_binding_local_rank(void);
  * machine is bound to core (local_rank mod cores). Returns true when mbsuite bound it. */
 bool mb_binding_ensure(hwloc_topology_t topo, int local_rank);
 
+/* A process mb_binding_ensure bound runs on the whole machine again, as the launcher left
+ * it: after the measurements, for the plots, whose gnuplots run several at once on the
+ * CPUs the process may use (plot_gnuplot.h). A launcher's binding is never touched. */
+void mb_binding_release(hwloc_topology_t topo);
+
 #endif

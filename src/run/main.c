@@ -109,6 +109,8 @@ int main(int argc, char **argv)
     int rc = mb_driver_run(&opts, topo, self_bound, argc, argv, &timings, out_dir, sizeof out_dir);
     MPI_Finalize();
     mb_signals_unblock();
+    if (self_bound)
+        mb_binding_release(topo);
     hwloc_topology_destroy(topo);
     /* Plots last, after MPI is gone: gnuplot is a child process, and forking under some
      * MPI transports is unsafe. A missing gnuplot costs the images, never the tables. */
