@@ -571,10 +571,14 @@ expect "drift re-measure under the budget: every flagged benchmark measured agai
 # MBSUITE_INJECT_DRIFT_WAIT: the wait for the usual state reads the other state throughout, so
 # under a budget the first flagged benchmark's wait ends with the budget, and each after it
 # is tried in turn (a shorter one may fit), not given up with the first: each says on its own
-# line why it was not measured again. The run ends: every rank leaves the wait alike.
+# line why it was not measured again. The run ends: every rank leaves the wait alike. enough
+# is set, so that the benchmarks leave time for a wait: a busy CI machine's calibration chose
+# 5 ms, the five benchmarks then filled the budget (1.2-1.4 s each), and every flagged one
+# had no room at all, before any wait.
 DR4="$TMP/drift-wait"
+sed 's/^enough = .*/enough = 200us/' "$QUICK_AGAIN" >"$TMP/quick-again-200us.ini"
 env MBSUITE_INJECT_DRIFT=mpi.sendrecv,mpi.bcast MBSUITE_INJECT_DRIFT_WAIT=1 timeout 120 \
-    $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" --time-budget 8s \
+    $MPIRUN -np 2 "$EXE" --config "$TMP/quick-again-200us.ini" --time-budget 8s \
     --only 'mpi.pingpong,mpi.send,mpi.recv,mpi.sendrecv,mpi.bcast' --out "$DR4" >"$DR4.log" 2>&1
 expect "drift re-measure, the node off its usual state until the budget ends: the run ends complete" 0 \
     ': ok \(5 benchmarks, [0-9]+ points, 0 failed\)' -- "$BUILD/tests/check_results" --complete \
