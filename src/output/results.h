@@ -57,7 +57,7 @@ int mb_results_replace_benchmark(mb_results_t *r, json_t *benchmark, char *err, 
 
 /* After a benchmark, points.csv and report.txt are rewritten only where the time since
  * their last write is at least times what that write took (49 unless set: at most a
- * twentieth of the run goes to them); 0: after every benchmark. Sections and the close
+ * fiftieth of the run goes to them); 0: after every benchmark. Sections and the close
  * always rewrite them. For tests, which need one or the other. */
 void mb_results_set_derived_wait(mb_results_t *r, double times);
 
