@@ -18,6 +18,10 @@
 #define PLOT_GNUPLOT_STDERR_KEEP 4096 /* the end of gnuplot's stderr kept for an error message */
 #define PLOT_GNUPLOT_JOBS_MAX 16      /* gnuplots running at once, at most */
 
+/* The images each script draws. */
+static const char *const plot_gnuplot_exts[] = {".png", ".svg"};
+#define PLOT_GNUPLOT_NEXTS (sizeof plot_gnuplot_exts / sizeof *plot_gnuplot_exts)
+
 /* gnuplot's path from PATH, or NULL. */
 char *mb_plot_gnuplot_find(void)
 {
@@ -149,10 +153,9 @@ static bool plot_gnuplot_nonempty(const char *path)
 static void plot_gnuplot_images(mb_plot_ctx_t *c, const char *name, char *first_err,
                                 size_t first_err_len)
 {
-    static const char *const exts[] = {".png", ".svg"};
     mb_plot_files_t *files = c->files;
-    for (size_t e = 0; e < 2; e++) {
-        char *img = mb_plot_path(c->plots_dir, name, exts[e]);
+    for (size_t e = 0; e < PLOT_GNUPLOT_NEXTS; e++) {
+        char *img = mb_plot_path(c->plots_dir, name, plot_gnuplot_exts[e]);
         if (img && !plot_gnuplot_nonempty(img)) {
             if (!first_err[0])
                 snprintf(first_err, first_err_len, "%s/%s.gp: gnuplot wrote no %s", c->plots_dir,
@@ -167,7 +170,6 @@ static void plot_gnuplot_images(mb_plot_ctx_t *c, const char *name, char *first_
 
 int mb_plot_gnuplot_draw(mb_plot_ctx_t *c, const char *gnuplot)
 {
-    static const char *const exts[] = {".png", ".svg"};
     mb_plot_files_t *files = c->files;
     char first_err[1024] = "";
     /* As many gnuplots at once as this process may use CPUs (at most PLOT_GNUPLOT_JOBS_MAX;
@@ -187,8 +189,9 @@ int mb_plot_gnuplot_draw(mb_plot_ctx_t *c, const char *gnuplot)
             char name[PATH_MAX];
             snprintf(name, sizeof name, "%s", slash ? slash + 1 : files->scripts[next]);
             name[strlen(name) - 3] = '\0';   /* ".gp" */
-            for (size_t e = 0; e < 2; e++) { /* a failed run must not leave an old image behind */
-                char *img = mb_plot_path(c->plots_dir, name, exts[e]);
+            /* a failed run must not leave an old image behind */
+            for (size_t e = 0; e < PLOT_GNUPLOT_NEXTS; e++) {
+                char *img = mb_plot_path(c->plots_dir, name, plot_gnuplot_exts[e]);
                 if (img)
                     unlink(img);
                 free(img);
