@@ -384,8 +384,8 @@ int main(int argc, char **argv)
     /* A dotted path of objects from the root ("system.clock", "preflight"), then a key. */
     if (strcmp(argv[2], "system.clock") == 0 || strcmp(argv[2], "system.mpi") == 0 ||
         strcmp(argv[2], "system.os_phase") == 0 || strcmp(argv[2], "time_budget") == 0 ||
-        strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "timings") == 0 ||
-        strcmp(argv[2], "drift") == 0) {
+        strcmp(argv[2], "preflight") == 0 || strcmp(argv[2], "preflight.cut_by_budget") == 0 ||
+        strcmp(argv[2], "timings") == 0 || strcmp(argv[2], "drift") == 0) {
         const json_t *obj = root;
         char path[256];
         snprintf(path, sizeof path, "%s", argv[2]);
@@ -418,6 +418,23 @@ int main(int argc, char **argv)
             json_array_foreach(json_object_get(b, "points"), j, pt) with +=
                 json_is_object(json_object_get(pt, "drift_probe"));
             printf("%zu of %zu\n", with, json_array_size(json_object_get(b, "points")));
+            rc = 0;
+            goto done;
+        }
+        if (strcmp(argv[3], "points_trimmed") == 0) { /* "K of N, least M experiments" */
+            size_t j, trimmed = 0, measured = 0;
+            json_int_t least = -1;
+            json_t *pt;
+            json_array_foreach(json_object_get(b, "points"), j, pt)
+            {
+                json_int_t n = json_integer_value(json_object_get(pt, "n"));
+                if (!json_is_integer(json_object_get(pt, "n")))
+                    continue;
+                measured++;
+                trimmed += json_is_true(json_object_get(pt, "trimmed_by_budget"));
+                least = least < 0 || n < least ? n : least;
+            }
+            printf("%zu of %zu, least %lld experiments\n", trimmed, measured, (long long)least);
             rc = 0;
             goto done;
         }

@@ -679,6 +679,29 @@ expect "--time-budget: both ends of the size axis are kept" 0 '^[0-9.e+-]+ [0-9.
     sh -c "echo \$(\"$BUILD/tests/results_get\" \"$TMP/budget/results.json\" mpi.send median size_bytes=0) \$(\"$BUILD/tests/results_get\" \"$TMP/budget/results.json\" mpi.send median size_bytes=1024)"
 expect "--time-budget: the run says what it dropped" 0 'measured a coarser grid' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.send' --time-budget 0.001 --out "$TMP/budget2"
+# The per-node phases keep to their shares of a budget (budget.h): under 2 s the pre-flight's
+# 0.2 s cannot hold 100 perturbation runs after mhz, which are cut to the floor and say so;
+# the os phase's 0.3 s cannot hold quick.ini's 95 os points at 11 experiments of 1 ms, whose
+# repetitions are cut alike, each point at least 3.
+sed 's/^perturb_count = .*/perturb_count = 100/' "$QUICK" >"$TMP/phases.ini"
+expect "--time-budget: the per-node phases cut to their shares, results complete" 0 ': ok' -- \
+    sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/phases.ini\" --only 'os.*' --time-budget 2s --out \"$TMP/phases\" >\"$TMP/phases.log\" 2>&1 && \"$BUILD/tests/check_results\" --complete \"$TMP/phases/results.json\""
+phases_cut() {
+    local f="$TMP/phases/results.json" b k n least=99 trimmed=0 points=0
+    [ "$("$BUILD/tests/results_get" "$f" preflight perturb_count)" = 20 ] || { echo "perturb_count"; return; }
+    [ "$("$BUILD/tests/results_get" "$f" preflight.cut_by_budget perturb_count)" = 100 ] || { echo "cut_by_budget"; return; }
+    awk -v s="$("$BUILD/tests/results_get" "$f" time_budget os_phase_share_s)" 'BEGIN { exit !(s > 0.29 && s < 0.31) }' ||
+        { echo "os_phase_share_s"; return; }
+    for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
+        # "K of N, least M experiments"
+        read -r k _ n _ m _ < <("$BUILD/tests/results_get" "$f" "$b" points_trimmed | tr -d ,)
+        [ "${n:-0}" -gt 0 ] || continue
+        trimmed=$((trimmed + k)); points=$((points + n)); [ "$m" -lt "$least" ] && least=$m
+    done
+    [ "$points" -gt 0 ] && [ "$least" -ge 3 ] && [ "$trimmed" -gt 0 ] && echo "phases cut: $trimmed of $points os points trimmed, each at least $least"
+}
+expect "--time-budget: the pre-flight's runs and the os points' repetitions cut, and said so" 0 \
+    '^phases cut: [0-9]+ of [0-9]+ os points trimmed, each at least [0-9]+$' -- phases_cut
 printf '[run]\ntime_budget = none\n' >"$TMP/budget_none.ini"
 expect "[run] time_budget = none is accepted" 0 '"time_budget": "none"' -- \
     sh -c "$MPIRUN -np 1 \"$EXE\" --config \"$TMP/budget_none.ini\" --only harness.timer --out \"$TMP/budget_none\" >/dev/null 2>&1; cat \"$TMP/budget_none/results.json\""

@@ -225,6 +225,22 @@ static void test_share_by_hand(void **state)
     assert_float_equal(f, 0, 0);
 }
 
+/* Budget 100 s, run began at 0: left at now = 92 - now. */
+static void test_phase_share_by_hand(void **state)
+{
+    (void)state;
+    mb_budget_t bg = {.budget_s = 100, .began_s = 0};
+    /* The phase's fraction of the whole budget where that much is left... */
+    assert_float_equal(mb_budget_phase_share_s(&bg, 2, MB_BUDGET_OS_SHARE), 15, 1e-9);
+    assert_float_equal(mb_budget_phase_share_s(&bg, 2, MB_BUDGET_PREFLIGHT_SHARE), 10, 1e-9);
+    /* ...else what is left (92 - 85 = 7), and nothing once the reserve is reached. */
+    assert_float_equal(mb_budget_phase_share_s(&bg, 85, MB_BUDGET_OS_SHARE), 7, 1e-9);
+    assert_float_equal(mb_budget_phase_share_s(&bg, 95, MB_BUDGET_OS_SHARE), 0, 0);
+    /* The run's start counts from began_s. */
+    bg.began_s = 80;
+    assert_float_equal(mb_budget_phase_share_s(&bg, 165, MB_BUDGET_OS_SHARE), 7, 1e-9);
+}
+
 static void test_span_cap_by_hand(void **state)
 {
     (void)state;
@@ -246,9 +262,10 @@ static void test_span_cap_by_hand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_estimate_by_hand),   cmocka_unit_test(test_warmup_by_point),
-        cmocka_unit_test(test_point_cost_by_hand), cmocka_unit_test(test_slowness_by_part),
-        cmocka_unit_test(test_share_by_hand),      cmocka_unit_test(test_span_cap_by_hand),
+        cmocka_unit_test(test_estimate_by_hand),    cmocka_unit_test(test_warmup_by_point),
+        cmocka_unit_test(test_point_cost_by_hand),  cmocka_unit_test(test_slowness_by_part),
+        cmocka_unit_test(test_share_by_hand),       cmocka_unit_test(test_span_cap_by_hand),
+        cmocka_unit_test(test_phase_share_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

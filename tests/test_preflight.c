@@ -108,6 +108,34 @@ static void test_node_noise_for_a_benchmark(void **unused)
     json_decref(pre);
 }
 
+/* The perturbation test's runs cut to a budget's share: by one fraction for both modes,
+ * to their floors at the least, never raised. 20 ms runs, a 0.2 s detour test. */
+static void test_counts_fit_a_budget(void **state)
+{
+    (void)state;
+    uint64_t count = 100, memory = 20;
+    /* 120 runs of 20 ms and the detour: 2.6 s, which fits 3 s. */
+    assert_false(mb_preflight_fit_counts(&count, &memory, 0.02, 0.2, 3));
+    assert_int_equal(count, 100);
+    assert_int_equal(memory, 20);
+    /* 1.4 s for the runs' 2.4: 7/12 of each, rounded down (58.33, 11.67). */
+    assert_true(mb_preflight_fit_counts(&count, &memory, 0.02, 0.2, 1.6));
+    assert_int_equal(count, 58);
+    assert_int_equal(memory, 11);
+    /* No time at all: the floors. */
+    count = 100, memory = 20;
+    assert_true(mb_preflight_fit_counts(&count, &memory, 0.02, 0.2, -1));
+    assert_int_equal(count, MB_PREFLIGHT_BUDGET_MIN_RUNS);
+    assert_int_equal(memory, MB_PREFLIGHT_BUDGET_MIN_MEMORY_RUNS);
+    /* At the floors already, or fewer configured: kept, not raised; a memory mode off stays
+     * off. */
+    assert_false(mb_preflight_fit_counts(&count, &memory, 0.02, 0.2, 0.1));
+    count = 8, memory = 0;
+    assert_false(mb_preflight_fit_counts(&count, &memory, 0.02, 0.2, 0.1));
+    assert_int_equal(count, 8);
+    assert_int_equal(memory, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_noisy_node_is_flagged),
         cmocka_unit_test(test_failed_mhz_is_flagged_and_left_out_of_the_median),
         cmocka_unit_test(test_node_noise_for_a_benchmark),
+        cmocka_unit_test(test_counts_fit_a_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

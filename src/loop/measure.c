@@ -390,10 +390,10 @@ enum { MEASURE_BUDGET_MEASURE, MEASURE_BUDGET_SKIP, MEASURE_BUDGET_STOP };
  * decides, for every rank): coarse to fine (no thin), the benchmark stops before it once
  * the share is spent and the ends are measured; in the points' own order (thin), it is
  * skipped where the points kept for the time left leave it out (mb_point_thin_keep).
- * Measured, its share of what is left, in ns: in proportion to its expected cost among those
- * of the points still to come and kept (point_cost.h), so that a large message's point is
- * not held to a small one's time. Its repetitions get half of that, the rest being warm-up
- * and sizing. *cost_left_s (the expected cost of the points from k on) loses point i's. */
+ * Measured, its repetitions' share of what is left, in ns (mb_point_time_limit_ns: in
+ * proportion to its expected cost among those of the points still to come and kept, so that
+ * a large message's point is not held to a small one's time). *cost_left_s (the expected
+ * cost of the points from k on) loses point i's. */
 static int measure_budget_decides(const mb_context_t *ctx, mb_point_thin_t *thin, size_t k,
                                   size_t ends, size_t i, double cost_s, double *cost_left_s,
                                   double *time_limit_ns)
@@ -411,7 +411,7 @@ static int measure_budget_decides(const mb_context_t *ctx, mb_point_thin_t *thin
     MB_MPI_CHECK(MPI_Bcast(&action, 1, MPI_INT, 0, ctx->comm));
     *cost_left_s -= cost_s;
     if (action == MEASURE_BUDGET_MEASURE)
-        *time_limit_ns = left_s > 0 && among_s > 0 ? left_s * cost_s / among_s / 2 * 1e9 : 1;
+        *time_limit_ns = mb_point_time_limit_ns(left_s, cost_s, among_s);
     return action;
 }
 
@@ -436,7 +436,8 @@ static double measure_watchdog_s(const mb_context_t *ctx, double timeout_ns)
 }
 
 int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
-                           mb_measurement_t *m, char *reason, size_t reason_len)
+                           double time_limit_ns, mb_measurement_t *m, char *reason,
+                           size_t reason_len)
 {
     char point_error[MB_POINT_ERROR_LEN] = "";
     mb_context_t point_ctx = *ctx;
@@ -457,6 +458,7 @@ int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const m
         .comm = MPI_COMM_NULL,
         .headline = b->headline,
     };
+    loop.opts.time_limit_ns = time_limit_ns;
     mb_loop_work_t work = measure_work(b, &point_ctx, pt, state);
     mb_loop_result_t res = {0};
     int rc = mb_loop_measure(&loop, &work, &res);

@@ -33,10 +33,13 @@ json_t *mb_measure_skipped_json(const mb_bench_t *b, const char *reason);
 
 /* Without MPI: set up, measure and tear down point pt of b in this process alone (as a
  * node's representative measures an MB_SCOPE_ONE point), for a process that never starts
- * MPI (node_runs.h). Returns 0 with the headline measurement in m (free it with
- * mb_measurement_free), or -1 with reason. */
+ * MPI (node_runs.h). time_limit_ns: its repetitions' share of a time budget (0: none; the
+ * loop then stops at MB_LOOP_BUDGET_FLOOR experiments once it is spent, m->trimmed).
+ * Returns 0 with the headline measurement in m (free it with mb_measurement_free), or -1
+ * with reason. */
 int mb_measure_point_alone(const mb_bench_t *b, const mb_context_t *ctx, const mb_point_t *pt,
-                           mb_measurement_t *m, char *reason, size_t reason_len);
+                           double time_limit_ns, mb_measurement_t *m, char *reason,
+                           size_t reason_len);
 
 /* A measurement as JSON for another process ({"samples_ns": [...], "iters", "trimmed",
  * "late"}; the statistics are recomputed from the samples). New reference. */

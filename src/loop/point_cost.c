@@ -16,11 +16,8 @@ double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const
     return fmax(ops, 1) * (double)b->bytes_per_op(ctx, pt) * MB_POINT_COST_NS_PER_MESSAGE_BYTE;
 }
 
-/* mb_point_cost_s with this many experiments. */
-static double point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt,
-                           double experiments)
+double mb_point_experiment_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
 {
-    const mb_config_t *cfg = ctx->config;
     double iter_ns = mb_point_iteration_ns(ctx, b, pt), enough_ns = ctx->timing->enough_ns;
     double experiment_ns = fmax(enough_ns, iter_ns);
     /* A call timed between untimed transfers: as many transfers as calls, counted at the
@@ -28,8 +25,16 @@ static double point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const m
     if (b->op && b->transfer_untimed)
         experiment_ns = fmax(experiment_ns, fmin(MB_LOOP_CALL_TIMED_STEPS * iter_ns,
                                                  MB_LOOP_CALL_WALL_MAX * enough_ns));
-    experiment_ns += (double)b->lead_in * iter_ns;
-    return (mb_measure_warmup_ns(cfg, 1) + experiments * experiment_ns) / 1e9;
+    return experiment_ns + (double)b->lead_in * iter_ns;
+}
+
+/* mb_point_cost_s with this many experiments. */
+static double point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt,
+                           double experiments)
+{
+    return (mb_measure_warmup_ns(ctx->config, 1) +
+            experiments * mb_point_experiment_ns(ctx, b, pt)) /
+           1e9;
 }
 
 double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
@@ -48,4 +53,9 @@ double mb_point_turns(const mb_context_t *ctx, const mb_bench_t *b, const mb_poi
     int turns = ctx->node_size < MB_RANK_SAMPLE_K ? ctx->node_size : MB_RANK_SAMPLE_K;
     bool taking_turns = (b->scope_of ? b->scope_of(pt) : b->scope) == MB_SCOPE_SAMPLE_EACH;
     return taking_turns && turns > 1 ? turns : 1;
+}
+
+double mb_point_time_limit_ns(double left_s, double cost_s, double among_s)
+{
+    return left_s > 0 && among_s > 0 ? left_s * cost_s / among_s / 2 * 1e9 : 1;
 }

@@ -31,17 +31,27 @@
  * its bytes are a working set (touch_bytes). */
 double mb_point_iteration_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
 
+/* The expected length of one experiment of pt, in ns: max(enough, one iteration, and for
+ * transfer_untimed min(MB_LOOP_CALL_TIMED_STEPS iterations, MB_LOOP_CALL_WALL_MAX x
+ * enough)) + lead_in iterations. */
+double mb_point_experiment_ns(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
+
 /* The expected wall time of one measurement of pt, in seconds: a later point's warm-up
  * (mb_measure_warmup_ns; budget.h adds the first point's longer one) and
- * max(min_experiments, max_experiments) experiments, each max(enough, one iteration, and for
- * transfer_untimed min(MB_LOOP_CALL_TIMED_STEPS iterations, MB_LOOP_CALL_WALL_MAX x enough))
- * + lead_in iterations. Working sets and ranks taking turns are not in it (budget.h adds
- * them). */
+ * max(min_experiments, max_experiments) experiments of mb_point_experiment_ns. Working sets
+ * and ranks taking turns are not in it (budget.h adds them). */
 double mb_point_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
 
 /* The same with the fewest experiments a time budget leaves a point (MB_LOOP_BUDGET_FLOOR,
  * loop_rules.h): the least the point costs once it is measured at all. */
 double mb_point_floor_cost_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt);
+
+/* A point's time limit under a budget (mb_measure_opts_t.time_limit_ns), in ns: of left_s
+ * seconds left, the part in proportion to its expected cost cost_s among among_s, the
+ * expected cost of the points still to come (its own included), so that a large message's
+ * point is not held to a small one's time; its repetitions get half of that, the rest being
+ * warm-up and sizing. 1 (the fewest experiments a budget allows) when nothing is left. */
+double mb_point_time_limit_ns(double left_s, double cost_s, double among_s);
 
 /* How many times pt is measured: once, or once by each rank a node samples where they take
  * turns (MB_SCOPE_SAMPLE_EACH, at most MB_RANK_SAMPLE_K of them). */

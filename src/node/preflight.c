@@ -201,10 +201,58 @@ json_t *mb_preflight_node_noise(const json_t *preflight, int node)
                      json_object_get(p, "p99_pct"), "flagged", json_object_get(n, "flagged"));
 }
 
-json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout)
+bool mb_preflight_fit_counts(uint64_t *count, uint64_t *memory_count, double duration_s,
+                             double detour_s, double left_s)
 {
-    const mb_config_t *cfg = ctx->config;
+    double runs_s = (double)(*count + *memory_count) * duration_s;
+    double fraction = runs_s > 0 ? (left_s - detour_s) / runs_s : 1;
+    if (fraction >= 1)
+        return false;
+    fraction = fmax(fraction, 0);
+    uint64_t floor = *count < MB_PREFLIGHT_BUDGET_MIN_RUNS ? *count : MB_PREFLIGHT_BUDGET_MIN_RUNS;
+    uint64_t memory_floor = *memory_count < MB_PREFLIGHT_BUDGET_MIN_MEMORY_RUNS
+                                ? *memory_count
+                                : MB_PREFLIGHT_BUDGET_MIN_MEMORY_RUNS;
+    uint64_t cut = (uint64_t)((double)*count * fraction),
+             memory_cut = (uint64_t)((double)*memory_count * fraction);
+    cut = cut > floor ? cut : floor;
+    memory_cut = memory_cut > memory_floor ? memory_cut : memory_floor;
+    bool changed = cut != *count || memory_cut != *memory_count;
+    *count = cut;
+    *memory_count = memory_cut;
+    return changed;
+}
+
+/* Under a budget, cfg's perturbation runs cut to fit left_s (rank 0's figures for every
+ * rank) into *scaled; the configured counts, with the share, as JSON when they were cut. */
+static json_t *preflight_fit_budget(const mb_context_t *ctx, mb_config_t *scaled, double share_s,
+                                    double left_s)
+{
+    uint64_t counts[2] = {scaled->preflight_perturb_count, scaled->preflight_perturb_memory_count};
+    int cut = 0;
+    if (ctx->rank == 0)
+        cut = mb_preflight_fit_counts(&counts[0], &counts[1],
+                                      (double)scaled->preflight_perturb_duration / 1e9,
+                                      (double)scaled->preflight_detour_duration / 1e9, left_s);
+    MB_MPI_CHECK(MPI_Bcast(&cut, 1, MPI_INT, 0, ctx->comm));
+    MB_MPI_CHECK(MPI_Bcast(counts, 2, MPI_UINT64_T, 0, ctx->comm));
+    if (!cut)
+        return NULL;
+    json_t *was = json_pack("{s:f, s:I, s:I}", "share_s", share_s, "perturb_count",
+                            (json_int_t)scaled->preflight_perturb_count, "perturb_memory_count",
+                            (json_int_t)scaled->preflight_perturb_memory_count);
+    scaled->preflight_perturb_count = counts[0];
+    scaled->preflight_perturb_memory_count = counts[1];
+    return was;
+}
+
+json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout, double share_s)
+{
     double began = mb_clock_elapsed_s();
+    mb_config_t scaled = *ctx->config;
+    mb_context_t scaled_ctx = *ctx;
+    scaled_ctx.config = &scaled;
+    const mb_config_t *cfg = &scaled;
 
     /* mhz: one rank per node, the node's other ranks asleep so they do not disturb it. */
     if (ctx->rank == 0)
@@ -221,7 +269,11 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
         mb_mpi_wait_quietly(ctx->comm);
     }
 
-    /* Perturbation test: every rank of every node at once. */
+    /* Perturbation test: every rank of every node at once, in what mhz left of the share. */
+    json_t *cut = share_s > 0 ? preflight_fit_budget(ctx, &scaled, share_s,
+                                                     share_s - (mb_clock_elapsed_s() - began))
+                              : NULL;
+    ctx = &scaled_ctx;
     if (ctx->rank == 0) {
         fprintf(stderr, "mbsuite: pre-flight: perturbation test, %llu runs of %.0f ms on every rank",
                 (unsigned long long)cfg->preflight_perturb_count,
@@ -235,6 +287,11 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
                     (unsigned long long)(mb_sysinfo_memory_span_shared_bytes(
                                              ctx->llc_bytes, PREFLIGHT_MEMORY_UNKNOWN_LLC,
                                              ctx->node_size) >> 20));
+        if (cut)
+            fprintf(stderr, " (cut from %lld and %lld runs to fit the time budget's %.2f s)",
+                    (long long)json_integer_value(json_object_get(cut, "perturb_count")),
+                    (long long)json_integer_value(json_object_get(cut, "perturb_memory_count")),
+                    share_s);
         fprintf(stderr, "; slower%% against each rank's %s run\n", MB_PERTURB_REFERENCE_NAME);
     }
     json_t *mine = preflight_perturb_rank(ctx);
@@ -249,19 +306,25 @@ json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout
     }
     if (ctx->rank != 0) {
         json_decref(nodes);
+        json_decref(cut);
         return NULL;
     }
     int flagged = 0;
     double median = mb_preflight_verdict(nodes, cfg->preflight_mhz_tolerance,
                                          cfg->preflight_noise_threshold, &flagged);
-    return json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:I, s:f, s:s, s:f}", "nodes", nodes,
-                     "median_mhz", median > 0 ? json_real(median) : json_null(), "flagged_nodes",
-                     flagged, "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
-                     "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
-                     "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
-                     "perturb_count", (json_int_t)cfg->preflight_perturb_count,
-                     "perturb_memory_count", (json_int_t)cfg->preflight_perturb_memory_count,
-                     "detour_duration_ms", (double)cfg->preflight_detour_duration / 1e6,
-                     "perturb_reference", MB_PERTURB_REFERENCE_NAME, "elapsed_s",
-                     mb_clock_elapsed_s() - began);
+    json_t *rec =
+        json_pack("{s:o, s:o, s:i, s:f, s:f, s:f, s:I, s:I, s:f, s:s, s:f}", "nodes", nodes,
+                  "median_mhz", median > 0 ? json_real(median) : json_null(), "flagged_nodes",
+                  flagged, "mhz_tolerance_pct", cfg->preflight_mhz_tolerance * 100,
+                  "noise_threshold_pct", cfg->preflight_noise_threshold * 100,
+                  "perturb_duration_ms", (double)cfg->preflight_perturb_duration / 1e6,
+                  "perturb_count", (json_int_t)cfg->preflight_perturb_count, "perturb_memory_count",
+                  (json_int_t)cfg->preflight_perturb_memory_count, "detour_duration_ms",
+                  (double)cfg->preflight_detour_duration / 1e6, "perturb_reference",
+                  MB_PERTURB_REFERENCE_NAME, "elapsed_s", mb_clock_elapsed_s() - began);
+    if (rec && cut)
+        json_object_set_new(rec, "cut_by_budget", cut);
+    else
+        json_decref(cut);
+    return rec;
 }

@@ -8,6 +8,7 @@
 #define MB_PREFLIGHT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -25,8 +26,23 @@
  * "flagged", "why"}], "median_mhz", "flagged_nodes", "mhz_tolerance_pct",
  * "noise_threshold_pct", "perturb_duration_ms", "perturb_count", "perturb_memory_count",
  * "detour_duration_ms", "perturb_reference" ("p10"), "elapsed_s"}; NULL on the other
- * ranks. Progress goes to stderr from rank 0. The verdict goes by the spin loop's figures. */
-json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout);
+ * ranks. Progress goes to stderr from rank 0. The verdict goes by the spin loop's figures.
+ * share_s > 0: the pre-flight's share of a time budget; where the perturbation test's runs
+ * would not fit what mhz leaves of it, they are cut (mb_preflight_fit_counts, rank 0's
+ * figures for every rank), "perturb_count" and "perturb_memory_count" are the runs made and
+ * "cut_by_budget" {"share_s", "perturb_count", "perturb_memory_count"} the configured ones. */
+json_t *mb_preflight_run(const mb_context_t *ctx, const mb_node_layout_t *layout, double share_s);
+
+/* The fewest runs a time budget leaves the perturbation test's spin and memory modes (or as
+ * many as configured, when fewer): p1bench's percentiles need some runs beyond p90. */
+#define MB_PREFLIGHT_BUDGET_MIN_RUNS 20
+#define MB_PREFLIGHT_BUDGET_MIN_MEMORY_RUNS 5
+
+/* Cut *count spin runs and *memory_count memory runs of duration_s each, and a detour test
+ * of detour_s, to fit left_s: both by the same fraction, down to the floors above, never
+ * raised. Returns whether either changed. Pure: for tests. */
+bool mb_preflight_fit_counts(uint64_t *count, uint64_t *memory_count, double duration_s,
+                             double detour_s, double left_s);
 
 /* Flag the nodes of `nodes` (the array above, without "flagged"/"why"): MHz further than
  * mhz_tolerance (a fraction) from the median of the nodes whose mhz succeeded, or mhz that

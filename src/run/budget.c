@@ -75,6 +75,12 @@ double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate
     return *span_fraction * (own_points_s + own_touch_s);
 }
 
+double mb_budget_phase_share_s(const mb_budget_t *bg, double now_s, double fraction)
+{
+    double left_s = bg->budget_s * (1 - MB_BUDGET_RESERVE) - (now_s - bg->began_s);
+    return fmax(fmin(fraction * bg->budget_s, left_s), 0);
+}
+
 uint64_t mb_budget_span_cap(uint64_t cap_bytes, double span_fraction)
 {
     if (span_fraction >= MB_BUDGET_SPAN_KEEP)

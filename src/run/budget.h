@@ -38,6 +38,14 @@
 /* The smallest working set a budget may leave a memory figure with. */
 #define MB_BUDGET_SPAN_FLOOR_BYTES ((uint64_t)8 << 20)
 
+/* The most of a budget each per-node phase before the parallel suite may take
+ * (mb_budget_phase_share_s): the pre-flight (preflight.h: mhz, then the perturbation test's
+ * runs cut to fit) and the os phase (node_runs.h: the os figures in a fresh process, their
+ * repetitions cut to fit). A default run's took 3.4-3.8 s and 7.5-7.7 s of its 80 (4.5%,
+ * 9.5%), and as much of a 15 s one, which left the parallel suite 3.6 s of the 15. */
+#define MB_BUDGET_PREFLIGHT_SHARE 0.10
+#define MB_BUDGET_OS_SHARE 0.15
+
 /* A benchmark's cost estimate, in two parts: per-point experiments and memory work. */
 typedef struct mb_budget_estimate {
     double points_s; /* warm-up and experiments of every point (point_cost.h) */
@@ -79,6 +87,11 @@ mb_budget_slowness_t mb_budget_slowness(const mb_budget_t *bg);
  * same for every benchmark, for mb_budget_span_cap. */
 double mb_budget_share_s(const mb_budget_t *bg, double now_s, mb_budget_estimate_t own,
                          mb_budget_estimate_t rest, double *span_fraction);
+
+/* The seconds from now_s that a phase may take under bg: fraction of the budget
+ * (MB_BUDGET_PREFLIGHT_SHARE, MB_BUDGET_OS_SHARE), at most what is left of it less its
+ * reserve (0 when nothing is). */
+double mb_budget_phase_share_s(const mb_budget_t *bg, double now_s, double fraction);
 
 /* The time a benchmark estimated at est should take at the run's slowness so far. */
 double mb_budget_expected_s(const mb_budget_t *bg, mb_budget_estimate_t est);

@@ -380,6 +380,23 @@ static void driver_progress_begin(const mb_plan_entry_t *plan, size_t nplan, siz
     mb_progress_bench_begin(&pb);
 }
 
+/* Under a budget, a per-node phase's share of it (budget.h), rank 0's figure for every rank;
+ * at least a millisecond, which leaves the phase its least; 0 without a budget. */
+static double driver_phase_share_s(const mb_context_t *ctx, double budget_s, double began_s,
+                                   double fraction)
+{
+    double share_s = 0;
+    if (budget_s <= 0)
+        return 0;
+    if (ctx->rank == 0)
+        share_s =
+            fmax(mb_budget_phase_share_s(&(mb_budget_t){.budget_s = budget_s, .began_s = began_s},
+                                         mb_clock_elapsed_s(), fraction),
+                 1e-3);
+    MB_MPI_CHECK(MPI_Bcast(&share_s, 1, MPI_DOUBLE, 0, ctx->comm));
+    return share_s;
+}
+
 /* Whether the os phase (driver_node_runs) measured plan entry p in a fresh process. */
 static bool driver_by_process(const mb_plan_entry_t *p, bool os_by_process)
 {
@@ -486,7 +503,7 @@ static int driver_run_plan(mb_context_t *ctx, mb_plan_entry_t *plan, size_t npla
  * node's entry on its first rank. *ran: whether the phase ran (the same on every rank). */
 static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t *layout,
                                 const char *config_text, const mb_plan_entry_t *plan, size_t nplan,
-                                int k, json_t **own, bool *ran)
+                                int k, double share_s, json_t **own, bool *ran)
 {
     *own = NULL;
     mb_node_runs_bench_t *benches = calloc(nplan ? nplan : 1, sizeof *benches);
@@ -499,7 +516,7 @@ static json_t *driver_node_runs(const mb_context_t *ctx, const mb_node_layout_t 
                                                   .points = plan[i].points,
                                                   .npoints = plan[i].npoints};
     json_t *per_node =
-        n ? mb_node_runs_phase(ctx, layout->host, config_text, benches, n, k, own) : NULL;
+        n ? mb_node_runs_phase(ctx, layout->host, config_text, benches, n, k, share_s, own) : NULL;
     *ran = n > 0;
     free(benches);
     return per_node;
@@ -647,8 +664,14 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     /* --only naming node.mhz or node.perturb asks for the pre-flight whatever [preflight]
      * enabled says; an --only that names neither leaves it to the configuration, as the
      * pre-flight is the context of every benchmark (each result carries its node's noise). */
+    /* --time-budget (none: no budget), else the configuration's [run] time_budget. */
+    double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
+                      : opts->time_budget_s < 0 ? 0
+                                                : (double)cfg->run_time_budget / 1e9;
     if (cfg->preflight_enabled || preflight_named) {
-        preflight = mb_preflight_run(&ctx, &layout);
+        preflight = mb_preflight_run(
+            &ctx, &layout,
+            driver_phase_share_s(&ctx, budget_s, began_s, MB_BUDGET_PREFLIGHT_SHARE));
         ok = rank != 0 || mb_sections_add_preflight(results, cfg, preflight, err, sizeof err) == 0;
         if (!ok)
             driver_error(rank, "%s", err);
@@ -663,13 +686,10 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         goto done;
     mark_s = mb_timings_lap(timings, "clock_sync", mark_s);
     mb_plan_record_timings(timings, results, true);
-    /* --time-budget (none: no budget), else the configuration's [run] time_budget. */
-    double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
-                      : opts->time_budget_s < 0 ? 0
-                                                : (double)cfg->run_time_budget / 1e9;
     bool os_by_process = false;
-    node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs, &node_own,
-                                 &os_by_process);
+    double os_share_s = driver_phase_share_s(&ctx, budget_s, began_s, MB_BUDGET_OS_SHARE);
+    node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs, os_share_s,
+                                 &node_own, &os_by_process);
     if (os_by_process)
         mark_s = mb_timings_lap(timings, "node_runs", mark_s);
     if (node_own) {
@@ -690,7 +710,8 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
         0)
         goto done;
     if (results && budget_s > 0 &&
-        mb_sections_add_budget(results, budget_s, began_s, err, sizeof err) != 0) {
+        mb_sections_add_budget(results, budget_s, began_s, os_by_process ? os_share_s : 0, err,
+                               sizeof err) != 0) {
         driver_error(rank, "%s", err);
         goto done;
     }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "config.h"
 #include "measure.h"
 #include "mpi_util.h"
+#include "point_cost.h"
 #include "progress.h"
 #include "registry.h"
 #include "sysinfo.h"
@@ -134,14 +136,21 @@ done:
 }
 
 json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char *config_text,
-                           const mb_node_runs_bench_t *benches, size_t n, int k, json_t **own)
+                           const mb_node_runs_bench_t *benches, size_t n, int k, double share_s,
+                           json_t **own)
 {
     *own = NULL;
     json_t *mine = NULL;
     if (ctx->node_rank == 0) {
         json_t *request = node_runs_request(ctx, config_text, benches, n);
         json_t *replies = json_array(), *errors = json_array();
+        double deadline_s = mb_clock_elapsed_s() + share_s; /* on this node's clock */
         for (int r = 0; r < k; r++) {
+            /* Each run the same part of what is left, at least the least a point takes. */
+            if (share_s > 0)
+                json_object_set_new(
+                    request, "share_s",
+                    json_real(fmax((deadline_s - mb_clock_elapsed_s()) / (k - r), 1e-3)));
             if (ctx->rank == 0 && k > 1)
                 mb_progress_note("mbsuite: --runs %d: the os phase (%zu benchmarks) in a "
                                  "fresh process per node, run %d of %d",
@@ -204,17 +213,71 @@ static void node_runs_guard(const mb_context_t *ctx, const mb_bench_t *b, const 
     alarm((unsigned)limit_s + 1);
 }
 
+/* The points of a request's benchmark entry (*n of them; NULL when out of memory). */
+static mb_point_t *node_runs_points(const json_t *entry, size_t *n)
+{
+    const json_t *jpts = json_object_get(entry, "points");
+    *n = json_array_size(jpts);
+    mb_point_t *pts = calloc(*n ? *n : 1, sizeof *pts);
+    for (size_t i = 0; pts && i < *n; i++)
+        for (size_t d = 0; d < MB_MAX_DIMS; d++)
+            pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
+    return pts;
+}
+
+/* The child's pace under its share of a time budget (the request's "share_s"): before each
+ * point, the time left less the other points' time outside their repetitions (set-up,
+ * warm-up, sizing: learnt from the points done, a warm-up each before any) is set against
+ * the repetitions still to come in full; where it falls short, every point's repetitions
+ * get that fraction of theirs (mb_measure_opts_t.time_limit_ns, at least
+ * MB_LOOP_BUDGET_FLOOR experiments: trimmed), so that the figures are cut alike and a point
+ * that ran long leaves the later ones less. */
+typedef struct node_runs_pace {
+    double deadline_s;  /* mb_clock_elapsed_s(); 0: no share */
+    double reps_left_s; /* the repetitions of the points still to come, in full */
+    size_t points_left, points_done;
+    double outside_s; /* the points done: their time outside their repetitions, summed */
+    double outside_guess_s;
+} node_runs_pace_t;
+
+/* A point's repetitions in full, in seconds: [os] experiments of its expected length. */
+static double node_runs_reps_s(const mb_context_t *ctx, const mb_bench_t *b, const mb_point_t *pt)
+{
+    mb_measure_opts_t opts = mb_measure_opts_of(ctx->config);
+    return (double)mb_loop_max_experiments(&opts) * mb_point_experiment_ns(ctx, b, pt) / 1e9;
+}
+
+static double node_runs_pace_limit_ns(const node_runs_pace_t *p, double reps_s)
+{
+    if (p->deadline_s <= 0)
+        return 0;
+    double outside_s = p->points_done ? p->outside_s / (double)p->points_done : p->outside_guess_s;
+    double room_s = p->deadline_s - mb_clock_elapsed_s() - outside_s * (double)p->points_left;
+    double fraction = p->reps_left_s > 0 ? room_s / p->reps_left_s : 1;
+    return fraction >= 1 ? 0 : fraction > 0 ? fraction * reps_s * 1e9 : 1;
+}
+
+/* Point done: wall_s in all, n experiments of experiment_ns kept. */
+static void node_runs_pace_done(node_runs_pace_t *p, double reps_s, double wall_s, size_t n,
+                                double experiment_ns)
+{
+    p->reps_left_s -= reps_s;
+    p->points_left--;
+    p->points_done++;
+    p->outside_s += fmax(wall_s - (double)n * experiment_ns / 1e9, 0);
+}
+
 /* One benchmark of the request measured: {"name", "medians": [ns or null], "reasons":
  * [null or why the point failed], "derived": {...} or null}. */
-static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
+static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry,
+                                 node_runs_pace_t *pace)
 {
     const char *name = json_string_value(json_object_get(entry, "name"));
     const mb_bench_t *b = name ? mb_registry_find(name) : NULL;
-    const json_t *jpts = json_object_get(entry, "points");
-    size_t n = json_array_size(jpts);
+    size_t n;
     if (!b)
         return NULL;
-    mb_point_t *pts = calloc(n ? n : 1, sizeof *pts);
+    mb_point_t *pts = node_runs_points(entry, &n);
     mb_measurement_t *ms = calloc(n ? n : 1, sizeof *ms);
     if (!pts || !ms) {
         free(pts);
@@ -223,12 +286,14 @@ static json_t *node_runs_measure(const mb_context_t *ctx, const json_t *entry)
     }
     json_t *medians = json_array(), *reasons = json_array(), *measurements = json_array();
     for (size_t i = 0; i < n; i++) {
-        for (size_t d = 0; d < MB_MAX_DIMS; d++)
-            pts[i].v[d] = json_integer_value(json_array_get(json_array_get(jpts, i), d));
         char reason[512] = "";
+        double reps_s = node_runs_reps_s(ctx, b, &pts[i]), began_s = mb_clock_elapsed_s();
         node_runs_guard(ctx, b, &pts[i]);
-        int rc = mb_measure_point_alone(b, ctx, &pts[i], &ms[i], reason, sizeof reason);
+        int rc = mb_measure_point_alone(b, ctx, &pts[i], node_runs_pace_limit_ns(pace, reps_s),
+                                        &ms[i], reason, sizeof reason);
         alarm(0);
+        node_runs_pace_done(pace, reps_s, mb_clock_elapsed_s() - began_s, rc == 0 ? ms[i].n : 0,
+                            mb_point_experiment_ns(ctx, b, &pts[i]));
         if (rc == 0) {
             json_array_append_new(medians, json_real(ms[i].stats.median));
             json_array_append_new(reasons, json_null());
@@ -337,9 +402,25 @@ int mb_node_runs_child_main(void)
     size_t i;
     const json_t *entry;
     int status = 0;
+    double share_s = json_number_value(json_object_get(req, "share_s"));
+    node_runs_pace_t pace = {.outside_guess_s = mb_measure_warmup_ns(&cfg, 1) / 1e9};
+    if (share_s > 0) {
+        pace.deadline_s = mb_clock_elapsed_s() + share_s;
+        json_array_foreach(json_object_get(req, "benchmarks"), i, entry)
+        {
+            const char *name = json_string_value(json_object_get(entry, "name"));
+            const mb_bench_t *b = name ? mb_registry_find(name) : NULL;
+            size_t n;
+            mb_point_t *pts = b ? node_runs_points(entry, &n) : NULL;
+            for (size_t j = 0; pts && j < n; j++)
+                pace.reps_left_s += node_runs_reps_s(&ctx, b, &pts[j]);
+            pace.points_left += pts ? n : 0;
+            free(pts);
+        }
+    }
     json_array_foreach(json_object_get(req, "benchmarks"), i, entry)
     {
-        json_t *one = node_runs_measure(&ctx, entry);
+        json_t *one = node_runs_measure(&ctx, entry, &pace);
         if (!one) {
             fprintf(stderr, "mbsuite: node run: no benchmark %s\n",
                     json_string_value(json_object_get(entry, "name")));

@@ -28,15 +28,19 @@ typedef struct mb_node_runs_bench {
 
 /* Collective over ctx->comm: each node's first rank runs the n benchmarks k times, one
  * fresh child process per run, one after another, while the other ranks wait asleep;
- * config_text is the run's configuration. The child runs on every CPU the node allows
- * (hwloc's allowed cpuset), not on its rank's core. On world rank 0 returns one entry per
- * node, {"node", "host", "replies": [a child's reply per run that gave one], "errors": [why
- * a run gave none]} (new reference); NULL on the other ranks. *own is this node's entry on
- * its first rank (new reference), NULL on the others. Rank 0 says on stderr which run
+ * config_text is the run's configuration. share_s > 0: the phase's share of a time budget
+ * (budget.h, MB_BUDGET_OS_SHARE), each run an equal part of what is left of it, within which the
+ * child cuts its points' repetitions alike where they would not fit (at least
+ * MB_LOOP_BUDGET_FLOOR experiments; "trimmed" in their measurements); 0: no limit. The child runs
+ * on every CPU the node allows (hwloc's allowed cpuset), not on its rank's core. On world rank 0
+ * returns one entry per node, {"node", "host", "replies": [a child's reply per run that gave one],
+ * "errors": [why a run gave none]} (new reference); NULL on the other ranks. *own is this node's
+ * entry on its first rank (new reference), NULL on the others. Rank 0 says on stderr which run
  * starts. A reply is {"benchmarks": [{"name", "medians", "reasons", "measurements":
  * [mb_measure_to_json or null per point], "derived"}], "cpus": the child's CPUs, "pid"}. */
 json_t *mb_node_runs_phase(const mb_context_t *ctx, const char *host, const char *config_text,
-                           const mb_node_runs_bench_t *benches, size_t n, int k, json_t **own);
+                           const mb_node_runs_bench_t *benches, size_t n, int k, double share_s,
+                           json_t **own);
 
 /* main() of the child (argv[1] == MB_NODE_RUNS_CHILD_ARG): reads the request on standard
  * input, measures, writes the reply on standard output. Returns the exit status. */

@@ -47,8 +47,8 @@ int mb_sections_add_clock_sync(mb_results_t *results, double max_abs_offset_ns,
     return mb_results_set_section(results, "clock_sync", sync, err, errlen);
 }
 
-int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s, char *err,
-                           size_t errlen)
+int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s,
+                           double os_share_s, char *err, size_t errlen)
 {
     size_t trimmed = 0, points = 0, dropped = 0, coarsened = 0, span_cut = 0, i, j;
     json_t *bench, *pt;
@@ -92,7 +92,12 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "every axis always measured; a benchmark with working sets whose share is under twice "
         "its estimate runs coarse to fine instead, its largest working set first, and stops "
         "where its share ends; first fewer repetitions per point (trimmed_by_budget), then the "
-        "points skipped or not reached are dropped (dropped_by_budget)");
+        "points skipped or not reached are dropped (dropped_by_budget); the os phase, before "
+        "the benchmarks, may take at most 15% of the budget (os_phase_share_s), within which "
+        "its points' repetitions are cut alike where they would not fit, at least "
+        "min_experiments each (trimmed_by_budget)");
+    if (b && os_share_s > 0)
+        json_object_set_new(b, "os_phase_share_s", json_real(os_share_s));
     return mb_results_set_section(results, "time_budget", b, err, errlen);
 }
 

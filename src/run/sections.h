@@ -23,9 +23,10 @@ int mb_sections_add_clock_sync(mb_results_t *results, double max_abs_offset_ns,
                                double max_uncertainty_ns, char *err, size_t errlen);
 
 /* Summarise --time-budget (budget_s; the run began at mb_clock_elapsed_s() == began_s) on
- * stderr and in results.json: points trimmed out of all. Returns 0, or -1 with err set. */
-int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s, char *err,
-                           size_t errlen);
+ * stderr and in results.json: points trimmed out of all; os_share_s > 0: the os phase's
+ * share (mb_budget_os_share_s). Returns 0, or -1 with err set. */
+int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_s,
+                           double os_share_s, char *err, size_t errlen);
 
 /* Summarise the drift probes (drift_probe.h) in results.json and name on stderr each
  * benchmark measured while the probe read far from the run's median. Nothing when no
