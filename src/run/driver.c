@@ -661,13 +661,13 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mark_s = mb_timings_lap(timings, "setup", mark_s);
     mb_plan_record_timings(timings, results, true);
 
-    /* --only naming node.mhz or node.perturb asks for the pre-flight whatever [preflight]
-     * enabled says; an --only that names neither leaves it to the configuration, as the
-     * pre-flight is the context of every benchmark (each result carries its node's noise). */
     /* --time-budget (none: no budget), else the configuration's [run] time_budget. */
     double budget_s = opts->time_budget_s > 0   ? opts->time_budget_s
                       : opts->time_budget_s < 0 ? 0
                                                 : (double)cfg->run_time_budget / 1e9;
+    /* --only naming node.mhz or node.perturb asks for the pre-flight whatever [preflight]
+     * enabled says; an --only that names neither leaves it to the configuration, as the
+     * pre-flight is the context of every benchmark (each result carries its node's noise). */
     if (cfg->preflight_enabled || preflight_named) {
         preflight = mb_preflight_run(
             &ctx, &layout,

@@ -261,6 +261,8 @@ static double node_runs_pace_limit_ns(const node_runs_pace_t *p, double reps_s)
 static void node_runs_pace_done(node_runs_pace_t *p, double reps_s, double wall_s, size_t n,
                                 double experiment_ns)
 {
+    if (p->deadline_s <= 0 || p->points_left == 0)
+        return;
     p->reps_left_s -= reps_s;
     p->points_left--;
     p->points_done++;
