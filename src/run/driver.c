@@ -433,8 +433,8 @@ static int driver_run_plan(mb_context_t *ctx, mb_plan_entry_t *plan, size_t npla
         uint64_t cap_bytes = span_cap;
         long span_dropped = 0;
         ctx->budget_deadline_s = 0;
-        /* The os phase measured it already (its time counts before this loop): the rank
-         * records it, with no share of the budget. */
+        /* The os phase measured it already, within its own share (its time counts before
+         * this loop): the rank records it, with no share of what is left. */
         bool by_process = driver_by_process(&plan[i], os_by_process);
         ctx->node_process = by_process ? node_reply : NULL;
         if (budget_s > 0 && !plan[i].skip_reason && !by_process) {
