@@ -41,8 +41,9 @@
 /* The most of a budget each per-node phase before the parallel suite may take
  * (mb_budget_phase_share_s): the pre-flight (preflight.h: mhz, then the perturbation test's
  * runs cut to fit) and the os phase (node_runs.h: the os figures in a fresh process, their
- * repetitions cut to fit). A default run's took 3.4-3.8 s and 7.5-7.7 s of its 80 (4.5%,
- * 9.5%), and as much of a 15 s one, which left the parallel suite 3.6 s of the 15. */
+ * repetitions cut to fit; the share is a run's, --runs K asks for K of them). A default
+ * run's took 3.4-3.8 s and 7.5-7.7 s of its 80 (4.5%, 9.5%), and as much of a 15 s one,
+ * which left the parallel suite 3.6 s of the 15. */
 #define MB_BUDGET_PREFLIGHT_SHARE 0.10
 #define MB_BUDGET_OS_SHARE 0.15
 

@@ -687,7 +687,10 @@ int mb_driver_run(const mb_options_t *opts, hwloc_topology_t topo, bool self_bou
     mark_s = mb_timings_lap(timings, "clock_sync", mark_s);
     mb_plan_record_timings(timings, results, true);
     bool os_by_process = false;
-    double os_share_s = driver_phase_share_s(&ctx, budget_s, began_s, MB_BUDGET_OS_SHARE);
+    /* A run's share each: --runs K asks for K times the phase, as it did before budgets
+     * covered it (a default run with --runs 5 is not cut), within what is left. */
+    double os_share_s =
+        driver_phase_share_s(&ctx, budget_s, began_s, MB_BUDGET_OS_SHARE * opts->runs);
     node_runs = driver_node_runs(&ctx, &layout, config_text, plan, nplan, opts->runs, os_share_s,
                                  &node_own, &os_by_process);
     if (os_by_process)

@@ -29,8 +29,8 @@ typedef struct mb_node_runs_bench {
 /* Collective over ctx->comm: each node's first rank runs the n benchmarks k times, one
  * fresh child process per run, one after another, while the other ranks wait asleep;
  * config_text is the run's configuration. share_s > 0: the phase's share of a time budget
- * (budget.h, MB_BUDGET_OS_SHARE), each run an equal part of what is left of it, within which the
- * child cuts its points' repetitions alike where they would not fit (at least
+ * (budget.h, MB_BUDGET_OS_SHARE a run), each run an equal part of what is left of it, within which
+ * the child cuts its points' repetitions alike where they would not fit (at least
  * MB_LOOP_BUDGET_FLOOR experiments; "trimmed" in their measurements); 0: no limit. The child runs
  * on every CPU the node allows (hwloc's allowed cpuset), not on its rank's core. On world rank 0
  * returns one entry per node, {"node", "host", "replies": [a child's reply per run that gave one],

@@ -93,7 +93,8 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "its estimate runs coarse to fine instead, its largest working set first, and stops "
         "where its share ends; first fewer repetitions per point (trimmed_by_budget), then the "
         "points skipped or not reached are dropped (dropped_by_budget); the os phase, before "
-        "the benchmarks, may take at most 15% of the budget (os_phase_share_s), within which "
+        "the benchmarks, may take at most 15% of the budget a run (--runs K: K times that; "
+        "os_phase_share_s), within which "
         "its points' repetitions are cut alike where they would not fit, at least "
         "min_experiments each (trimmed_by_budget)");
     if (b && os_share_s > 0)
