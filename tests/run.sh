@@ -680,18 +680,21 @@ expect "--time-budget: both ends of the size axis are kept" 0 '^[0-9.e+-]+ [0-9.
 expect "--time-budget: the run says what it dropped" 0 'measured a coarser grid' -- \
     $MPIRUN -np 2 "$EXE" --config "$TMP/mpi4.ini" --only 'mpi.send' --time-budget 0.001 --out "$TMP/budget2"
 # The per-node phases keep to their shares of a budget (budget.h): under 2 s the pre-flight's
-# 0.2 s cannot hold 100 perturbation runs after mhz, which are cut to the floor and say so;
-# the os phase's 0.3 s cannot hold quick.ini's 95 os points at 11 experiments of 1 ms, whose
-# repetitions are cut alike, each point at least 3.
+# 0.2 s cannot hold 100 perturbation runs after mhz, which are cut (to 20-25) and say so;
+# the os phase's 0.3 s at most cannot hold quick.ini's 95 os points at 11 experiments of
+# 1 ms, whose repetitions are cut alike, each point at least 3.
 sed 's/^perturb_count = .*/perturb_count = 100/' "$QUICK" >"$TMP/phases.ini"
 expect "--time-budget: the per-node phases cut to their shares, results complete" 0 ': ok' -- \
     sh -c "$MPIRUN -np 2 \"$EXE\" --config \"$TMP/phases.ini\" --only 'os.*' --time-budget 2s --out \"$TMP/phases\" >\"$TMP/phases.log\" 2>&1 && \"$BUILD/tests/check_results\" --complete \"$TMP/phases/results.json\""
 phases_cut() {
-    local f="$TMP/phases/results.json" b k n least=99 trimmed=0 points=0
-    [ "$("$BUILD/tests/results_get" "$f" preflight perturb_count)" = 20 ] || { echo "perturb_count"; return; }
+    local f="$TMP/phases/results.json" b k n m s least=99 trimmed=0 points=0
+    # at most (0.2 s - the 50 ms detour test) / 0.6 s of the 100, or the floor of 20
+    s=$("$BUILD/tests/results_get" "$f" preflight perturb_count)
+    [ "$s" -ge 20 ] && [ "$s" -le 25 ] || { echo "perturb_count $s"; return; }
     [ "$("$BUILD/tests/results_get" "$f" preflight.cut_by_budget perturb_count)" = 100 ] || { echo "cut_by_budget"; return; }
-    awk -v s="$("$BUILD/tests/results_get" "$f" time_budget os_phase_share_s)" 'BEGIN { exit !(s > 0.29 && s < 0.31) }' ||
-        { echo "os_phase_share_s"; return; }
+    # 15% of 2 s, or less where calibration and mhz on a busy machine left less of the budget
+    s=$("$BUILD/tests/results_get" "$f" time_budget os_phase_share_s)
+    awk -v s="$s" 'BEGIN { exit !(s > 0 && s <= 0.3 + 1e-9) }' || { echo "os_phase_share_s $s"; return; }
     for b in $("$EXE" --list | awk '$1 ~ /^os\./ { print $1 }'); do
         # "K of N, least M experiments"
         read -r k _ n _ m _ < <("$BUILD/tests/results_get" "$f" "$b" points_trimmed | tr -d ,)
