@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "drift.h"
 #include "fit_results.h"
@@ -92,11 +93,19 @@ int mb_sections_add_budget(mb_results_t *results, double budget_s, double began_
         "every axis always measured; a benchmark with working sets whose share is under twice "
         "its estimate runs coarse to fine instead, its largest working set first, and stops "
         "where its share ends; first fewer repetitions per point (trimmed_by_budget), then the "
-        "points skipped or not reached are dropped (dropped_by_budget); the os phase, before "
-        "the benchmarks, may take at most 15% of the budget a run (--runs K: K times that; "
-        "os_phase_share_s), within which "
-        "its points' repetitions are cut alike where they would not fit, at least "
-        "min_experiments each (trimmed_by_budget)");
+        "points skipped or not reached are dropped (dropped_by_budget)");
+    /* The per-node phases' shares from budget.h's constants, so the text cannot drift. */
+    if (b)
+        json_object_set_new(
+            b, "how",
+            json_sprintf("%s; before the benchmarks, the pre-flight may take at most %.0f%% of "
+                         "the budget (mhz whole, then its perturbation runs cut to fit: "
+                         "preflight.cut_by_budget) and the os phase %.0f%% a run (--runs K: K "
+                         "times that; os_phase_share_s), within which its points' repetitions "
+                         "are cut alike where they would not fit, at least min_experiments each "
+                         "(trimmed_by_budget)",
+                         json_string_value(json_object_get(b, "how")),
+                         100 * MB_BUDGET_PREFLIGHT_SHARE, 100 * MB_BUDGET_OS_SHARE));
     if (b && os_share_s > 0)
         json_object_set_new(b, "os_phase_share_s", json_real(os_share_s));
     return mb_results_set_section(results, "time_budget", b, err, errlen);
