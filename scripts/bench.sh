@@ -698,6 +698,20 @@ bench_node() {
     for r in $(seq "$rounds"); do
         $MPIRUN -np 2 "$EXE" --config "$TMP/node.ini" \
             --only 'shm.bandwidth,shm.latency' --out "$TMP/node$r" >/dev/null 2>&1 || true
+        # The one-rank references on the CPUs of mbsuite's measuring rank (rank 0): the
+        # two vCPUs of the 2-core KVM VM read memory at different speeds (64 MiB rd: 35-39
+        # GB/s on CPU 0, 41-46 on CPU 1, one after the other), and an unbound reference
+        # ran wherever the scheduler put it.
+        local pin=() cpus
+        cpus=$(tr -d '\n' <"$TMP/node$r/results.json" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
+               sed 's/.*"\([^"]*\)"$/\1/')
+        [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
+        # bw_mem's loops right after the run whose read and copy they are set beside: run
+        # after the STREAM runs below (2 x 3 x 64 MiB, then 3 x 128 MiB on both vCPUs), the
+        # same rd read 3-20% lower than right after mbsuite's run, in 8 of 8 rounds on the
+        # AMD family 23 VM of 2026-12-02 (9.3-10.2 against 11.3-11.7 GB/s in one set of 4).
+        ref_read+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
+        ref_copy+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
         $MPIRUN -np 2 "$EXE" --config "$TMP/stream.ini" \
             --only 'shm.stream_triad' --out "$TMP/stream$r" >/dev/null 2>&1 || true
         local j="$TMP/stream$r/results.json"
@@ -714,18 +728,8 @@ bench_node() {
         for s in $sizes; do
             lat[$s]+="$(nget "$j" shm.latency median size_bytes=$s stride=random) "
         done
-        # The one-rank references on the CPUs of mbsuite's measuring rank (rank 0): the
-        # two vCPUs of the 2-core KVM VM read memory at different speeds (64 MiB rd: 35-39
-        # GB/s on CPU 0, 41-46 on CPU 1, one after the other), and an unbound reference
-        # ran wherever the scheduler put it.
-        local pin=() cpus
-        cpus=$(tr -d '\n' <"$j" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
-               sed 's/.*"\([^"]*\)"$/\1/')
-        [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
         ref_triad+=("$("${pin[@]}" "$ref/ref_stream_serial" "$array_one" | awk '$1 == "triad" { print $2 * 1e6 }')")
         ref_triad_all+=("$(OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$ref/ref_stream" "$array_all" | awk '$1 == "triad" { print $2 * 1e6 }')")
-        ref_read+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
-        ref_copy+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
         while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("${pin[@]}" "$ref/ref_chase" $sizes)
     done
     local m rm rs
