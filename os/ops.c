@@ -8,7 +8,10 @@
  * reassociate nor vectorise the chain, and the operands come from volatile memory so none
  * is a known constant; the inner loops are unrolled (no branch between operations).
  * Operands keep the values exact and away from denormals: add adds 1, mul multiplies by 1,
- * div computes k / x, which alternates between two values.
+ * div computes k / x, which alternates between two values. An integer divider's time
+ * depends on its operands, so int64 div takes lat_ops' do_int64_div's: x from 1036, k =
+ * (1036 + 1) << 20, so x alternates between 1036 and about 2^20 (with k = 2^40 and x = 2^20,
+ * the quotient always 21 bits, it read 1.10-1.13 times lmbench's figure on AMD Zen 2).
  * The harness's loop overhead is not subtracted: the loop's counter and branch run beside
  * the operations on an out-of-order core, not after them, and are one step in 64. With 16
  * operations an iteration and the overhead subtracted, int64 add throughput on a 6-ALU core
@@ -32,7 +35,7 @@ static const mb_dim_t ops_dims[] = {
     {.name = "mode", .labels = ops_mode_labels},
 };
 
-static volatile int64_t ops_int_one = 1, ops_int_k = (int64_t)1 << 40, ops_int_start = 1 << 20;
+static volatile int64_t ops_int_one = 1, ops_int_k = (int64_t)1037 << 20, ops_int_start = 1036;
 static volatile double ops_dbl_one = 1.0, ops_dbl_k = 3.0, ops_dbl_start = 1.5;
 
 typedef struct ops_state {
