@@ -706,12 +706,15 @@ bench_node() {
         cpus=$(tr -d '\n' <"$TMP/node$r/results.json" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
                sed 's/.*"\([^"]*\)"$/\1/')
         [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
-        # bw_mem's loops right after the run whose read and copy they are set beside: run
-        # after the STREAM runs below (2 x 3 x 64 MiB, then 3 x 128 MiB on both vCPUs), the
-        # same rd read 3-20% lower than right after mbsuite's run, in 8 of 8 rounds on the
-        # AMD family 23 VM of 2026-12-02 (9.3-10.2 against 11.3-11.7 GB/s in one set of 4).
+        # bw_mem's loops and the chase right after the run whose read, copy and latencies
+        # they are set beside: run after the STREAM runs below (2 x 3 x 64 MiB, then 3 x 128
+        # MiB on both vCPUs), the same rd read 3-20% lower than right after mbsuite's run,
+        # in 8 of 8 rounds on the AMD family 23 VM of 2026-12-02 (9.3-10.2 against 11.3-11.7
+        # GB/s in one set of 4).
         ref_read+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
         ref_copy+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
+        # shellcheck disable=SC2086 # $sizes: one argument a size
+        while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("${pin[@]}" "$ref/ref_chase" $sizes)
         $MPIRUN -np 2 "$EXE" --config "$TMP/stream.ini" \
             --only 'shm.stream_triad' --out "$TMP/stream$r" >/dev/null 2>&1 || true
         local j="$TMP/stream$r/results.json"
@@ -730,7 +733,6 @@ bench_node() {
         done
         ref_triad+=("$("${pin[@]}" "$ref/ref_stream_serial" "$array_one" | awk '$1 == "triad" { print $2 * 1e6 }')")
         ref_triad_all+=("$(OMP_NUM_THREADS=2 OMP_PROC_BIND=true "$ref/ref_stream" "$array_all" | awk '$1 == "triad" { print $2 * 1e6 }')")
-        while read -r s ns _ sns; do ref_lat[$s]+="$ns "; ref_lat_short[$s]+="$sns "; done < <("${pin[@]}" "$ref/ref_chase" $sizes)
     done
     local m rm rs
     echo "(medians of $rounds alternated rounds, and paired: the median of each round's own ratio; MB/s = 1e6 bytes/s;" \
