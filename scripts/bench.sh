@@ -707,10 +707,11 @@ bench_node() {
                sed 's/.*"\([^"]*\)"$/\1/')
         [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
         # bw_mem's loops and the chase right after the run whose read, copy and latencies
-        # they are set beside: run after the STREAM runs below (2 x 3 x 64 MiB, then 3 x 128
+        # they are set beside: a fresh process's first pages are the ones the processes
+        # before it freed, and run after the STREAM runs below (2 x 3 x 64 MiB, then 3 x 128
         # MiB on both vCPUs), the same rd read 3-20% lower than right after mbsuite's run,
         # in 8 of 8 rounds on the AMD family 23 VM of 2026-12-02 (9.3-10.2 against 11.3-11.7
-        # GB/s in one set of 4).
+        # GB/s in one set of 4; docs/measuring.md, "What the machine and the library add").
         ref_read+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 rd | awk '{ print $2 * 1e6 }')")
         ref_copy+=("$("${pin[@]}" "$ref/ref_bw_mem" 67108864 bcopy | awk '{ print $2 * 1e6 }')")
         # shellcheck disable=SC2086 # $sizes: one argument a size
