@@ -11,7 +11,7 @@
  * div computes k / x, which alternates between two values. An integer divider's time
  * depends on its operands, so int64 div takes lat_ops' do_int64_div's: x from 1036, k =
  * (1036 + 1) << 20, so x alternates between 1036 and about 2^20 (with k = 2^40 and x = 2^20,
- * the quotient always 21 bits, it read 1.10-1.13 times lmbench's figure on AMD Zen 2).
+ * the quotient always 21 bits, it read 1.10-1.14 times lmbench's figure on AMD Zen 2).
  * The harness's loop overhead is not subtracted: the loop's counter and branch run beside
  * the operations on an out-of-order core, not after them, and are one step in 64. With 16
  * operations an iteration and the overhead subtracted, int64 add throughput on a 6-ALU core
