@@ -698,12 +698,13 @@ bench_node() {
     for r in $(seq "$rounds"); do
         $MPIRUN -np 2 "$EXE" --config "$TMP/node.ini" \
             --only 'shm.bandwidth,shm.latency' --out "$TMP/node$r" >/dev/null 2>&1 || true
+        local node_json="$TMP/node$r/results.json"
         # The one-rank references on the CPUs of mbsuite's measuring rank (rank 0): the
         # two vCPUs of the 2-core KVM VM read memory at different speeds (64 MiB rd: 35-39
         # GB/s on CPU 0, 41-46 on CPU 1, one after the other), and an unbound reference
         # ran wherever the scheduler put it.
         local pin=() cpus
-        cpus=$(tr -d '\n' <"$TMP/node$r/results.json" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
+        cpus=$(tr -d '\n' <"$node_json" | grep -o '"bindings": *\[ *{[^}]*}' | grep -o '"cpus": *"[^"]*"' |
                sed 's/.*"\([^"]*\)"$/\1/')
         [ -n "$cpus" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpus")
         # bw_mem's loops and the chase right after the run whose read, copy and latencies
@@ -725,7 +726,7 @@ bench_node() {
         # The reference over mbsuite's own array sizes (all ranks: the node's total).
         array_one=$(nget "$j" shm.stream_triad params.array_bytes ranks=one)
         array_all=$(( $(nget "$j" shm.stream_triad params.array_bytes ranks=all) * 2 ))
-        j="$TMP/node$r/results.json"
+        j=$node_json
         read+=("$(nget "$j" shm.bandwidth bandwidth.median op=read where=memory ranks=one)")
         read_best+=("$(nget "$j" shm.bandwidth bandwidth.best op=read where=memory ranks=one)")
         copy+=("$(nget "$j" shm.bandwidth bandwidth.median op=copy_memcpy where=memory ranks=one)")
