@@ -330,6 +330,7 @@ static int measure_point(const mb_bench_t *b, mb_context_t *ctx, const mb_point_
         .comm = comm,
         .headline = b->headline,
         .clock_offset_ns = ctx->clock_offset_ns,
+        .poll_between = ctx->probe_points,
     };
     mb_loop_work_t work = measure_work(b, ctx, pt, state);
     mb_loop_result_t res = {0};

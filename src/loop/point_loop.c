@@ -77,13 +77,12 @@ static void loop_interval(const mb_loop_t *L, const mb_loop_work_t *W, mb_start_
     if (L->start->begin)
         L->start->begin(s, L->comm);
     e->late = L->start->wait(s, L->comm, 0);
-    /* Untimed iterations first (W->lead_in): between experiments the ranks wait asleep
-     * (loop_interval_combine), and on the 2-core KVM VM the first 1 MiB round trip after
-     * that wait took 88-112 us against 64-70 us for the next ones (medians over 200
-     * experiments; after a spinning wait: no difference; re-reading the buffers or
-     * spinning 50 us after the sleep did not help), the next few still a few us more; at
-     * 1 MiB an experiment is one round trip, which made mpi.pingpong 1.24x OSU's loop of
-     * 1000 (issue 15). */
+    /* Untimed iterations first (W->lead_in): after a wait asleep between experiments
+     * (loop_interval_combine, where ranks share cores; every wait before 2026-12-02), on
+     * the 2-core KVM VM the first 1 MiB round trip took 88-112 us against 64-70 us for the
+     * next ones (medians over 200 experiments; after a spinning wait: no difference), the
+     * next few still a few us more; at 1 MiB an experiment is one round trip, which made
+     * mpi.pingpong 1.24x OSU's loop of 1000 (issue 15). */
     if (W->lead_in)
         W->run(W->state, W->lead_in);
     uint64_t t0 = mb_clock_now_ns(clk);
@@ -169,11 +168,19 @@ static void loop_calls_combine(const mb_loop_t *L, uint64_t iters, const double 
 }
 
 /* The slowest rank's interval and whether any rank was late (MB_GRAIN_LOOP). Ranks done
- * early wait asleep: where ranks share cores, a spinning one would slow the others. */
+ * early wait asleep where ranks share cores, as a polling one would slow the others, and
+ * poll where each has its own (L->poll_between), as MB_GRAIN_CALL's reduction does: on the
+ * 2-vCPU KVM VM (AMD EPYC family 25, 2026-12-02) the naps between experiments let the host
+ * move the vCPUs between its cores, and the drift probe read both of the node's states in
+ * 15 of 22 runs of `--only mpi.pingpong` up to 16 KiB (0 B: about 140 or 390 ns); polling,
+ * none of 8 changed state (docs/measuring.md, "Polling between experiments"). */
 static void loop_interval_combine(const mb_loop_t *L, loop_exp_t *e)
 {
     double mine[2] = {e->own_ns, e->late}, all[2];
-    mb_mpi_allreduce_quietly(mine, all, 2, MPI_DOUBLE, MPI_MAX, L->comm);
+    if (L->poll_between)
+        MB_MPI_CHECK(MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, L->comm));
+    else
+        mb_mpi_allreduce_quietly(mine, all, 2, MPI_DOUBLE, MPI_MAX, L->comm);
     e->sizing_ns = e->max_ns = all[0];
     e->late = all[1] != 0;
 }

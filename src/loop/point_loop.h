@@ -82,6 +82,11 @@ typedef struct mb_loop {
     MPI_Comm comm; /* MB_AGREE_ALL: the ranks measuring together */
     mb_headline_t headline;
     double clock_offset_ns; /* added to this rank's clock gives world rank 0's */
+    /* MB_GRAIN_LOOP under MB_AGREE_ALL: between experiments the ranks poll for the slowest
+     * rather than sleep, where each has a processor of its own (bench.h's probe_points).
+     * Asleep, they let the host move the vCPUs of a VM between its cores mid-run
+     * (point_loop.c, loop_interval_combine). */
+    bool poll_between;
 } mb_loop_t;
 
 typedef struct mb_loop_result {
