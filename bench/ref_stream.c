@@ -5,7 +5,10 @@
  * add and triad, each timed alone over all threads (OpenMP; the build ref_stream_serial,
  * without OpenMP, for one core); the best time of passes 2..NTIMES gives the rate,
  * counted as STREAM does: copy and scale 2 words per element, add and triad 3, no
- * write-allocate traffic; MB/s = 1e6 bytes/s. Prints one line per kernel: "NAME best_MB/s avg_s min_s max_s". */
+ * write-allocate traffic; MB/s = 1e6 bytes/s. Prints one line per kernel: "NAME best_MB/s avg_s
+ * min_s max_s median_MB/s", the last from the median pass: mbsuite's statistic on the same
+ * passes, so that `make bench` can tell the statistic's part of a difference (STREAM's best
+ * against mbsuite's median) from the rest. */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,12 @@
 /* ref_stream_serial: built without OpenMP, as STREAM is for a one-core figure. */
 #define REF_THREADS() 1
 #endif
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
 
 static double now_s(void)
 {
@@ -57,6 +66,11 @@ int main(int argc, char **argv)
     static const char *const names[4] = {"copy", "scale", "add", "triad"};
     static const double words[4] = {2, 2, 3, 3};
     double mint[4] = {DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX}, maxt[4] = {0}, sumt[4] = {0};
+    double *passes = malloc(4 * (size_t)ntimes * sizeof *passes); /* [kernel][pass] */
+    if (!passes) {
+        fprintf(stderr, "ref_stream: out of memory\n");
+        return 1;
+    }
     for (int k = 0; k < ntimes; k++) {
         double t[4];
         t[0] = now_s();
@@ -82,6 +96,7 @@ int main(int argc, char **argv)
         if (k == 0)
             continue; /* stream.c leaves the first pass out */
         for (int i = 0; i < 4; i++) {
+            passes[i * ntimes + k - 1] = t[i];
             sumt[i] += t[i];
             mint[i] = t[i] < mint[i] ? t[i] : mint[i];
             maxt[i] = t[i] > maxt[i] ? t[i] : maxt[i];
@@ -93,9 +108,16 @@ int main(int argc, char **argv)
         check += a[j] + b[j] + c[j];
     printf("threads %d, array %zu bytes, checksum %g\n", REF_THREADS(), n * sizeof(double),
            check);
-    for (int i = 0; i < 4; i++)
-        printf("%s %.1f %.6f %.6f %.6f\n", names[i], 1e-6 * words[i] * sizeof(double) * (double)n / mint[i],
-               sumt[i] / (ntimes - 1), mint[i], maxt[i]);
+    for (int i = 0; i < 4; i++) {
+        double *ti = passes + i * ntimes;
+        size_t m = (size_t)ntimes - 1;
+        qsort(ti, m, sizeof *ti, cmp_double);
+        double med = m % 2 ? ti[m / 2] : 0.5 * (ti[m / 2 - 1] + ti[m / 2]);
+        double bytes = words[i] * sizeof(double) * (double)n;
+        printf("%s %.1f %.6f %.6f %.6f %.1f\n", names[i], 1e-6 * bytes / mint[i],
+               sumt[i] / (ntimes - 1), mint[i], maxt[i], 1e-6 * bytes / med);
+    }
+    free(passes);
     free(a);
     free(b);
     free(c);
