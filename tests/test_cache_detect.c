@@ -473,6 +473,42 @@ static void test_level_after_the_curve_reached_the_next(void **state)
     assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 5);
 }
 
+/* The page curve's minima of a run of make bench's check on an AMD EPYC (Zen 4) VM, ns:
+ * memory at 39-51 ns from 9.5 to 64 MiB, then 108-115 ns over three sizes (the node in a
+ * slower state) and 45.6 ns at the curve's end. The three slow points were a level of their
+ * own (4 of 10 runs found one such above the memory level); the curve back at memory's
+ * latency at its end shows them a bump, and memory runs to the end. */
+static const double vm_bump_at_the_end_ns[] = {
+    1.13,  1.15,  1.12,  1.17,  1.15,  1.14,   1.14,   1.14,   1.17,  1.16,  1.13,  1.13,
+    1.12,  1.14,  1.19,  1.24,  1.16,  1.19,   1.33,   1.16,   2.02,  2.34,  2.38,  2.41,
+    2.41,  2.40,  2.40,  2.53,  2.41,  2.38,   2.39,   2.34,   2.37,  2.42,  2.45,  2.38,
+    2.56,  2.98,  3.54,  3.63,  3.89,  5.00,   5.19,   5.59,   5.54,  5.51,  5.50,  5.16,
+    5.39,  5.37,  5.54,  5.42,  6.08,  33.68,  43.09,  49.26,  47.63, 46.72, 43.86, 46.17,
+    40.49, 43.61, 38.98, 50.63, 50.51, 107.72, 115.05, 108.92, 45.55,
+};
+
+static void test_bump_at_the_end_is_no_level(void **state)
+{
+    (void)state;
+    curve_t c = on_default_grid(vm_bump_at_the_end_ns,
+                                sizeof vm_bump_at_the_end_ns / sizeof vm_bump_at_the_end_ns[0]);
+    mb_cache_level_t lv[8];
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 4);
+    assert_int_equal(lv[2].size_bytes, 8 * MIB);
+    assert_true(lv[3].open);
+    assert_int_equal(lv[3].size_bytes, 128 * MIB);
+    assert_rel(lv[3].latency_ns, 46.2, 0.02);
+    /* The bump without the point after it: a rise at the curve's end, which closes memory. */
+    c.n--;
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 5);
+    assert_false(lv[3].open);
+    assert_int_equal(lv[3].size_bytes, 64 * MIB);
+    /* Back only to 1.6 times memory at the end: no bump, the slow points stay a level. */
+    c.lat[c.n] = 1.6 * 46.2;
+    c.n++;
+    assert_int_equal(mb_cache_detect(c.size, c.lat, c.n, NULL, lv, 8), 5);
+}
+
 /* The page curve of a run of make bench's ten on the 2-vCPU KVM VM (AMD EPYC family 26,
  * hwloc: L1d 48 KiB, L2 1 MiB, L3 32 MiB; 2026-11-28), ns, minimum and median. At 32-45 MiB
  * the minima pause at 24-25 ns on the rise from L3 to memory while the medians rise through
@@ -572,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_pause_in_the_rise_is_no_level),
         cmocka_unit_test(test_unsteady_level_of_octaves_stays),
         cmocka_unit_test(test_level_after_the_curve_reached_the_next),
+        cmocka_unit_test(test_bump_at_the_end_is_no_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

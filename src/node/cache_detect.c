@@ -35,13 +35,17 @@
  *        (minima 24.4, 25.4, 24.0 ns at 32-45 MiB; medians 24.8, 27.9, 37.0), while the
  *        caches' plateaus keep their medians within a few % of their minima. 4b took six of
  *        the seven away and changed no other run's levels.
- * A level then runs on over any later point, before the next level, within tol of it (an
- * outlier near a plateau's end leaves too few points after it to be a plateau).
+ * A last level (not open) is dropped while the curve's last point is back below min_step
+ * above the level under it: a bump of slow points near the end, as no cache's plateau is
+ * left downwards. A level then runs on over any later point, before the next level, within
+ * tol of it (an outlier near a plateau's end leaves too few points after it to be a
+ * plateau).
  * Each level's size is its largest working set, its latency the median of its points, and
  * its midpoint where the rise to the next level is half done (in log latency), which for a
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
  * when it runs to the end of the curve, or is followed only by points that make no
- * plateau and whose median is less than min_step above it (noise at the end, not a rise).
+ * plateau and whose median, or the curve's last point, is less than min_step above it
+ * (noise at the end, not a rise).
  * Points after the last level that make no plateau of step 1 but are flat as a whole (the
  * rise to them left out) and min_step above it are one more, open level (memory scattered
  * by more than tol). A flat curve is one open level; a level shorter than min_points
@@ -247,6 +251,14 @@ int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *late
     }
     free(start);
     free(end);
+    /* The curve's last point back below min_step above the level under the last one, which
+     * ends before it: that last level was a bump, points read in a slower state of the node
+     * (a stretch of the page curve's memory points at 110 ns among others at 45 on the 2-vCPU
+     * VM), not a cache, whose plateau the curve never leaves downwards; noise only slows a
+     * reading. The level under it runs on (below). */
+    while (nlev >= 2 && nlev == ngroups && !levels[nlev - 1].open &&
+           latency_ns[n - 1] < levels[nlev - 2].latency_ns * min_step)
+        ngroups = --nlev;
     /* A level runs on over the points up to the next level that are within tol of it: an
      * outlier near a plateau's end leaves fewer than min_points points after it, which make
      * no plateau of their own, and would end the level early by them. */
@@ -262,11 +274,14 @@ int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *late
      * above it: noise at the curve's end (one slow point), or a memory level whose points
      * scatter by more than tol (on a VM the page curve's memory points moved between 40 and
      * 100 ns from one size to the next, as the kernel gave each buffer more or fewer huge
-     * pages), not a rise to a level of its own; the last level still runs to the end. */
+     * pages), not a rise to a level of its own; the last level still runs to the end. So too
+     * where the curve's last point is back below min_step above it: the points between were
+     * a bump (above). */
     if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open) {
         mb_cache_level_t *top = &levels[nlev - 1];
         detect_run_t tail = {top->last + 1, n - 1};
-        if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step) {
+        if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step ||
+            latency_ns[n - 1] < top->latency_ns * min_step) {
             top->last = n - 1;
             top->size_bytes = sizes_bytes[n - 1];
             top->open = true;
