@@ -44,8 +44,8 @@
  * its midpoint where the rise to the next level is half done (in log latency), which for a
  * blurred edge is nearer the capacity than the plateau's end. The last level is `open`
  * when it runs to the end of the curve, or is followed only by points that make no
- * plateau and whose median, or the curve's last point, is less than min_step above it
- * (noise at the end, not a rise).
+ * plateau and whose median, or the curve's last point, is less than min_step above it, or
+ * whose median is no slower than the level's slowest point (noise at the end, not a rise).
  * Points after the last level that make no plateau of step 1 but are flat as a whole (the
  * rise to them left out) and min_step above it are one more, open level (memory scattered
  * by more than tol). A flat curve is one open level; a level shorter than min_points
@@ -275,12 +275,17 @@ int mb_cache_detect_with_medians(const uint64_t *sizes_bytes, const double *late
      * scatter by more than tol (on a VM the page curve's memory points moved between 40 and
      * 100 ns from one size to the next, as the kernel gave each buffer more or fewer huge
      * pages), not a rise to a level of its own; the last level still runs to the end. So too
-     * where the curve's last point is back below min_step above it: the points between were
-     * a bump (above). */
+     * where their median is no slower than the slowest point within the level (its own
+     * scatter: the Zen 4 VM's page curve read memory at 41-133 ns by the node's state, then
+     * 97 ns at its end), or where the curve's last point is back below min_step above it:
+     * the points between were a bump (above). */
     if (nlev > 0 && nlev == ngroups && !levels[nlev - 1].open) {
         mb_cache_level_t *top = &levels[nlev - 1];
         detect_run_t tail = {top->last + 1, n - 1};
-        if (detect_median(latency_ns, &tail, 0, 0, scratch) < top->latency_ns * min_step ||
+        double tail_ns = detect_median(latency_ns, &tail, 0, 0, scratch), slowest_ns = 0;
+        for (size_t i = top->first; i <= top->last; i++)
+            slowest_ns = fmax(slowest_ns, latency_ns[i]);
+        if (tail_ns < top->latency_ns * min_step || tail_ns <= slowest_ns ||
             latency_ns[n - 1] < top->latency_ns * min_step) {
             top->last = n - 1;
             top->size_bytes = sizes_bytes[n - 1];
