@@ -519,7 +519,7 @@ expect "drift re-measure: compared with itself, every point's raw samples are it
     '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; [0-9]+ untested .*; 0 only in A, 0 only in B$' -- \
     "$EXE" compare "$DRI" "$DRI" --out "$TMP/cmp-again"
 # MBSUITE_INJECT_DRIFT=mpi.sendrecv:2,mpi.bcast: the probe reads 3x around both benchmarks'
-# first measurements, and around mpi.sendrecv's measurement again too, as if the node had
+# first measurements, and 4x around mpi.sendrecv's measurement again, as if the node had
 # changed state during it: it is measured a third time (attempts 2), after mpi.bcast's
 # measurement again. Should the VM itself leave its usual state first, the run says why not.
 DR2="$TMP/drift-twice"
@@ -545,6 +545,26 @@ drift_twice_said() {
 }
 expect "drift re-measure twice: the third measurement comes after the others' second; the report and the record count it" 0 '' -- \
     drift_twice_said "$DR2"
+# MBSUITE_INJECT_DRIFT=mpi.sendrecv:3: the probe reads 3x around the first measurement, 4x
+# around the first again and 5x around the second: the second again, further off, is not
+# kept; the record and raw.csv.gz are the first again's, the report says so. Should the VM
+# itself leave its usual state first, the run says why it was not measured (again).
+DR5="$TMP/drift-kept"
+env MBSUITE_INJECT_DRIFT=mpi.sendrecv:3 $MPIRUN -np 2 "$EXE" --config "$QUICK_AGAIN" \
+    --only 'mpi.pingpong,mpi.sendrecv' --out "$DR5" >"$DR5.log" 2>&1
+expect "drift re-measure kept: results.json complete and valid, raw.csv.gz read back as its record" 0 \
+    ': raw ok \([1-9][0-9]* samples of [1-9][0-9]* points\)$' -- "$BUILD/tests/check_results" \
+    --complete --raw "$DR5/results.json"
+drift_kept_said() {
+    { grep -q 'mbsuite: mpi\.sendrecv keeps measurement again 1: the probe read [0-9]* ns around attempt 2' "$1.log" &&
+        grep -q '"kept_attempt": 1' "$1/results.json" &&
+        grep -q "^  mpi\.sendrecv: measured again at the run's end, twice (its figures are the second measurement's; the third read [0-9]* ns around it, further off)" "$1/report.txt"; } ||
+        grep -q 'mpi\.sendrecv keeps its measurement again (not measured a third time)' "$1.log" ||
+        grep -Eq "^  ${NAMED_BEFORE}mpi\.(sendrecv|pingpong)$NAMED_AFTER: not measured again: the probe still read" "$1/report.txt" ||
+        { cat "$1.log" "$1/report.txt"; return 1; }
+}
+expect "drift re-measure kept: a measurement again further off than the one before is not kept; the log, the record and the report say so" 0 '' -- \
+    drift_kept_said "$DR5"
 # Under a budget the benchmarks fill, a flagged benchmark is not measured again even with the
 # probe in the usual state (the time budget left no room), and the next one is still tried (a
 # shorter one may fit); on a machine fast enough to leave room, they are measured again. On

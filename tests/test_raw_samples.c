@@ -2,7 +2,8 @@
 /* raw.csv.gz written and read back: every sample at its point, a quoted params field, a run
  * killed half-way (the part read up to the bytes results.json counted, uncommitted rows
  * left out), the final file appearing only at close, a benchmark measured again read by its
- * last measurement alone, and files that are not raw samples refused with their name. */
+ * last measurement alone, a measurement not kept taken back, and files that are not raw samples
+ * refused with their name. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,45 @@ static void test_measured_again(void **state)
     assert_int_equal(mb_tmpdir_free(dir), 0);
 }
 
+/* A measurement again that is not kept (it read further from the node's usual state than
+ * the one before) is taken back: the file holds the kept member's rows alone, and what comes
+ * after is appended as before. */
+static void test_discard(void **state)
+{
+    (void)state;
+    char *dir = mb_tmpdir_new("raw-discard");
+    char err[512] = "";
+    mb_raw_t *r = mb_raw_open(dir, err, sizeof err);
+    assert_non_null(r);
+    double kept[2] = {120, 121}, worse[3] = {400, 401, 402}, next[1] = {9};
+    assert_int_equal(mb_raw_discard(r, err, sizeof err), 0); /* nothing queued */
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=0", 0, kept, 2);
+    assert_int_equal(mb_raw_commit(r, err, sizeof err), 0);
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=0", 0, worse, 3);
+    mb_raw_add_point(r, "mpi.sendrecv", "size_bytes=8", 1, worse, 3);
+    assert_int_equal(mb_raw_discard(r, err, sizeof err), 0);
+    json_t *now = mb_raw_json(r);
+    assert_int_equal(json_integer_value(json_object_get(now, "rows")), 2);
+    json_decref(now);
+    mb_raw_add_point(r, "mpi.bcast", "size_bytes=0", 0, next, 1);
+    assert_int_equal(mb_raw_commit(r, err, sizeof err), 0);
+    json_t *final = NULL;
+    assert_int_equal(mb_raw_close(r, &final, err, sizeof err), 0);
+    assert_int_equal(json_integer_value(json_object_get(final, "rows")), 3);
+    mb_raw_data_t d;
+    assert_int_equal(mb_raw_read(dir, final, &d, err, sizeof err), 0);
+    assert_int_equal(d.rows, 3);
+    const mb_raw_point_t *p = mb_raw_find(&d, "mpi.sendrecv", 0);
+    assert_non_null(p);
+    assert_int_equal(p->n, 2);
+    assert_true(p->samples_ns[0] == 120 && p->samples_ns[1] == 121);
+    assert_null(mb_raw_find(&d, "mpi.sendrecv", 1));
+    assert_non_null(mb_raw_find(&d, "mpi.bcast", 0));
+    mb_raw_data_free(&d);
+    json_decref(final);
+    assert_int_equal(mb_tmpdir_free(dir), 0);
+}
+
 static void test_off_and_bad_files(void **state)
 {
     (void)state;
@@ -144,6 +184,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_and_kill),
         cmocka_unit_test(test_measured_again),
+        cmocka_unit_test(test_discard),
         cmocka_unit_test(test_off_and_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

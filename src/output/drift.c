@@ -110,11 +110,13 @@ static void drift_remeasure_lists(const json_t *benches, json_t *summary)
         if (json_is_true(json_object_get(note, "measured_again")))
             json_array_append_new(
                 done,
-                json_pack("{s:O, s:O, s:O, s:f, s:f, s:O?}", "name", name, "first_before_ns",
-                          json_object_get(note, "first_before_ns"), "first_after_ns",
-                          json_object_get(note, "first_after_ns"), "before_ns",
+                json_pack("{s:O, s:O, s:O, s:f, s:f, s:O?, s:O?, s:O?}", "name", name,
+                          "first_before_ns", json_object_get(note, "first_before_ns"),
+                          "first_after_ns", json_object_get(note, "first_after_ns"), "before_ns",
                           drift_reading(b, "before_ns"), "after_ns", drift_reading(b, "after_ns"),
-                          "attempts", json_object_get(note, "attempts")));
+                          "attempts", json_object_get(note, "attempts"), "kept_attempt",
+                          json_object_get(note, "kept_attempt"), "not_kept_probe_ns",
+                          json_object_get(note, "not_kept_probe_ns")));
         else
             json_array_append_new(not_done, json_pack("{s:O, s:O}", "name", name, "why",
                                                       json_object_get(note, "why")));

@@ -151,6 +151,31 @@ int mb_raw_commit(mb_raw_t *r, char *err, size_t errlen)
     return 0;
 }
 
+int mb_raw_discard(mb_raw_t *r, char *err, size_t errlen)
+{
+    if (!r->pending || r->error[0])
+        return mb_raw_commit(r, err, errlen); /* nothing to take back, or an error to say */
+    /* The stream is closed with what it holds and the part cut back to its whole members; a
+     * new stream on another duplicate appends from there (the duplicates share the offset). */
+    gzclose(r->gz);
+    r->gz = NULL;
+    int gzfd = -1;
+    if (ftruncate(r->fd, (off_t)r->bytes) != 0 || lseek(r->fd, (off_t)r->bytes, SEEK_SET) < 0)
+        snprintf(r->error, sizeof r->error, "%s: cutting back: %s", r->part, strerror(errno));
+    else if ((gzfd = dup(r->fd)) < 0 || !(r->gz = gzdopen(gzfd, "wb6"))) {
+        if (gzfd >= 0)
+            close(gzfd);
+        snprintf(r->error, sizeof r->error, "%s: cannot start the gzip stream again", r->part);
+    }
+    r->rows_open = r->points_open = 0;
+    r->pending = false;
+    if (r->error[0]) {
+        snprintf(err, errlen, "%s", r->error);
+        return -1;
+    }
+    return 0;
+}
+
 static json_t *raw_columns_json(void)
 {
     json_t *cols = json_array();

@@ -34,6 +34,11 @@ void mb_raw_add_point(mb_raw_t *r, const char *bench, const char *params, size_t
 /* End the current gzip member and make it durable (fsync). Returns 0, or -1 with err. */
 int mb_raw_commit(mb_raw_t *r, char *err, size_t errlen);
 
+/* Take back the rows queued since the last commit (a measurement that is not kept): the part
+ * is cut back to its committed members. Returns 0, or -1 with err (a write error before it
+ * too); after an error the handle only reports it. */
+int mb_raw_discard(mb_raw_t *r, char *err, size_t errlen);
+
 /* results.json's "raw" section for what is committed so far. New reference. */
 json_t *mb_raw_json(const mb_raw_t *r);
 

@@ -94,20 +94,28 @@ void mb_report_drift(FILE *f, const json_t *root)
     }
     json_array_foreach(json_object_get(drift, "remeasured"), i, b)
     {
-        double first_before = 0, first_after = 0, before = 0, after = 0, attempts = 1;
+        double first_before = 0, first_after = 0, before = 0, after = 0, attempts = 1, kept = 0,
+               not_kept = 0;
         mb_report_text_num(b, "first_before_ns", &first_before);
         mb_report_text_num(b, "first_after_ns", &first_after);
         mb_report_text_num(b, "before_ns", &before);
         mb_report_text_num(b, "after_ns", &after);
         mb_report_text_num(b, "attempts", &attempts); /* absent before attempts were counted */
-        /* Measured again once or, where the node changed state during that, twice. */
-        const char *last = attempts >= 2 ? "third" : "second";
+        /* Measured again once or, where the node changed state during that, twice; the
+         * figures are the last measurement's, or the one before where the last read further
+         * from the node's usual state (kept_attempt). */
+        bool kept_before = mb_report_text_num(b, "kept_attempt", &kept) && kept < attempts;
+        mb_report_text_num(b, "not_kept_probe_ns", &not_kept);
+        const char *fig = attempts >= 2 && !kept_before ? "third" : "second";
+        char why[96] = "";
+        if (kept_before)
+            snprintf(why, sizeof why, "; the third read %.0f ns around it, further off", not_kept);
         fprintf(f,
                 "  %s: measured again at the run's end%s (its figures are the %s "
-                "measurement's): %.0f and %.0f ns around the first, %.0f and %.0f around the "
+                "measurement's%s): %.0f and %.0f ns around the first, %.0f and %.0f around the "
                 "%s\n",
                 mb_report_text_dash(mb_report_text_str(b, "name")), attempts >= 2 ? ", twice" : "",
-                last, first_before, first_after, before, after, last);
+                fig, why, first_before, first_after, before, after, fig);
     }
     report_drift_not_remeasured(f, json_object_get(drift, "not_remeasured"));
     json_decref(computed);

@@ -497,6 +497,15 @@ static int check_drift_remeasure(mb_check_t *c, const json_t *b)
                (json_object_get(note, "attempts") &&
                 mb_check_integer(c, note, "attempts", 1, false, NULL) != 0)) {
         return -1;
+    } else if (json_object_get(note, "kept_attempt") &&
+               (mb_check_integer(c, note, "kept_attempt", 1, false, NULL) != 0 ||
+                mb_check_number(c, note, "not_kept_probe_ns", MB_CHECK_POSITIVE, NULL) != 0)) {
+        return -1;
+    } else if (json_object_get(note, "kept_attempt") &&
+               json_integer_value(json_object_get(note, "kept_attempt")) >=
+                   json_integer_value(json_object_get(note, "attempts"))) {
+        return mb_check_fail(c, "\"kept_attempt\" %lld is not before the last of \"attempts\"",
+                             (long long)json_integer_value(json_object_get(note, "kept_attempt")));
     } else if (!json_object_get(b, "drift_probe")) {
         return mb_check_fail(c, "measured again, but the record has no \"drift_probe\"");
     }
