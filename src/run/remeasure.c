@@ -231,10 +231,10 @@ static int remeasure_keep_before(const remeasure_again_t *a, int attempt, double
 }
 
 /* Measure a->p again (attempt 1, 2, ...) once the probe reads the usual state, and replace its
- * record (attempt 2 only where it read nearer the usual state than attempt 1:
- * remeasure_keep_before). Collective; the same on every rank: 0 when done, 1 when measured but its readings
- * were still off the usual state and another attempt fits (REMEASURE_TRIES, the
- * budget), 2 when the wait's own limit ran out with the node off its usual state, 3 when
+ * record (attempt 2's only where it read nearer the usual state than attempt 1:
+ * remeasure_keep_before). Collective; the same on every rank: 0 when done, 1 when measured
+ * but its readings were still off the usual state and another attempt fits (REMEASURE_TRIES,
+ * the budget), 2 when the wait's own limit ran out with the node off its usual state, 3 when
  * the budget could not hold it, the node back in its usual state or not (a->why, rank 0, for
  * both), -1 on a write error. */
 static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
@@ -296,19 +296,19 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
         if (attempt > 1 && !remeasure_nearer(now_ns, a->last_ns, a->usual_ns)) {
             rc = remeasure_keep_before(a, attempt, now_ns, results, raw, timings);
             json_decref(result);
-            mb_progress_bench_end(wall_s);
-            MB_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, ctx->comm));
-            return rc;
+            off = false; /* the one before kept: no attempt after this one */
+        } else {
+            json_object_set_new(result, "drift_remeasure",
+                                mb_drift_remeasured_json(a->first, ns, attempt));
+            if (a->cap > 0)
+                json_object_set_new(result, "memory_span_cap_bytes",
+                                    json_integer((json_int_t)a->cap));
+            if (a->end_s > 0)
+                json_object_set_new(result, "budget_share_s", json_real(a->end_s - began_s));
+            json_object_set_new(result, "wall_s", json_real(wall_s));
+            if (mb_plan_commit_record(timings, results, raw, result, true) != 0)
+                rc = -1;
         }
-        json_object_set_new(result, "drift_remeasure",
-                            mb_drift_remeasured_json(a->first, ns, attempt));
-        if (a->cap > 0)
-            json_object_set_new(result, "memory_span_cap_bytes", json_integer((json_int_t)a->cap));
-        if (a->end_s > 0)
-            json_object_set_new(result, "budget_share_s", json_real(a->end_s - began_s));
-        json_object_set_new(result, "wall_s", json_real(wall_s));
-        if (mb_plan_commit_record(timings, results, raw, result, true) != 0)
-            rc = -1;
         mb_progress_bench_end(wall_s);
         if (rc == 0 && off && attempt < REMEASURE_TRIES &&
             (a->end_s <= 0 || mb_clock_elapsed_s() + wall_s <= a->end_s)) {
