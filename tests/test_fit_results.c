@@ -18,6 +18,7 @@
 #include "fit.h"
 #include "fit_results.h"
 #include "report_fits.h"
+#include "results.h"
 #include "testdoc.h"
 
 static const json_t *find_fit(const json_t *fits, const char *name, const char *key,
@@ -63,6 +64,41 @@ static const char *loggp_text(const json_t *loggp, const char *series, const cha
 }
 
 /* --- fits and LogGP --- */
+
+/* A collective at three process counts whose smaller two hold one size each: no family can be
+ * fitted below the largest p, and the entry says why (the report's table too), where one at
+ * two process counts has no family and no reason of its own. */
+static void test_no_family_says_why(void **state)
+{
+    (void)state;
+    json_t *g = mb_testdoc_bench("mpi.gather", "linear_pd", NULL, "size_bytes:message_size",
+                                 "ranks:ranks", NULL);
+    mb_testdoc_point(g, json_pack("{s:f, s:f}", "size_bytes", 64.0, "ranks", 2.0), 1100);
+    mb_testdoc_point(g, json_pack("{s:f, s:f}", "size_bytes", 64.0, "ranks", 3.0), 1300);
+    for (double d = 64; d <= 65536; d *= 2)
+        mb_testdoc_point(g, json_pack("{s:f, s:f}", "size_bytes", d, "ranks", 4.0), 1500 + d);
+    json_t *root = json_pack("{s:s, s:b, s:[o], s:i}", "schema", MB_RESULTS_SCHEMA, "complete", 1,
+                             "benchmarks", g, "failed_points", 0);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    const json_t *fit = find_fit(fits, "mpi.gather", NULL, NULL);
+    assert_non_null(fit);
+    assert_null(json_object_get(fit, "p_family"));
+    const char *why = json_string_value(json_object_get(fit, "p_family_why"));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "below p = 4"));
+    json_object_set_new(root, "fits", fits);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    mb_report_fits(f, root);
+    fclose(f);
+    assert_non_null(strstr(text, "mpi.gather"));
+    assert_non_null(strstr(text, "(no family: "));
+    free(text);
+    json_decref(root);
+}
 
 static void test_fit_results(void **state)
 {
@@ -651,11 +687,17 @@ static void test_report(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fit_results),    cmocka_unit_test(test_fit_by_roles),
-        cmocka_unit_test(test_loggp_by_field), cmocka_unit_test(test_csv),
-        cmocka_unit_test(test_report),         cmocka_unit_test(test_clock_floor),
-        cmocka_unit_test(test_fit_one_point),  cmocka_unit_test(test_fit_limits),
-        cmocka_unit_test(test_fit_first_size), cmocka_unit_test(test_fit_drift_states),
+        cmocka_unit_test(test_fit_results),
+        cmocka_unit_test(test_no_family_says_why),
+        cmocka_unit_test(test_fit_by_roles),
+        cmocka_unit_test(test_loggp_by_field),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_clock_floor),
+        cmocka_unit_test(test_fit_one_point),
+        cmocka_unit_test(test_fit_limits),
+        cmocka_unit_test(test_fit_first_size),
+        cmocka_unit_test(test_fit_drift_states),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,8 +208,21 @@ static unsigned fit_results_family(json_t *entry, const mb_fit_point_t *pts, siz
     int f = n ? mb_fit_family_select(pts, n, MB_FIT_BREAK_MARGIN, error_pct, &largest_p, err,
                                      sizeof err)
               : -1;
-    if (f < 0)
+    if (f < 0) {
+        /* Measured at 3 process counts or more, yet no family: why, for the report. */
+        size_t np = 0;
+        double seen[3];
+        for (size_t i = 0; i < n && np < 3; i++) {
+            bool known = false;
+            for (size_t k = 0; k < np; k++)
+                known = known || seen[k] == pts[i].p;
+            if (!known)
+                seen[np++] = pts[i].p;
+        }
+        if (np >= 3)
+            json_object_set_new(entry, "p_family_why", json_string(err));
         return MB_FIT_GENERIC;
+    }
     json_t *candidates = json_array();
     for (int c = 0; c < MB_FIT_NFAMILIES; c++)
         json_array_append_new(candidates,

@@ -204,6 +204,12 @@ static void report_fits_drift(FILE *f, const json_t *fits)
 /* Issue 13: how each collective grows with p, by the algorithm family that predicted the
  * largest p best from the smaller ones (fit_family.c), its model over the largest sizes,
  * its error at that p and the next family's, so a user sees how clear the choice was. */
+static void report_fits_families_header(FILE *f)
+{
+    fprintf(f, REPORT_FITS_INDENT "%-20s %-18s %-10s %-40s %s\n", "MPI Function", "family", "error",
+            "model over the largest sizes (us)", "runner-up");
+}
+
 static void report_fits_families(FILE *f, const json_t *fits)
 {
     size_t i, shown = 0;
@@ -217,10 +223,17 @@ static void report_fits_families(FILE *f, const json_t *fits)
         over_p = over_p || mb_record_has_string(json_object_get(fit, "variables"), "p");
         const json_t *fam = json_object_get(fit, "p_family");
         const json_t *segs = json_object_get(fit, "segments");
-        if (!json_is_object(fam) || json_array_size(segs) == 0)
-            continue;
+        const char *why = json_string_value(json_object_get(fit, "p_family_why"));
         char name[96], model[320], next[128] = "-";
         report_fits_name(fit, name, sizeof name);
+        if (why) { /* over 3 process counts or more, but no family chosen */
+            if (shown++ == 0)
+                report_fits_families_header(f);
+            fprintf(f, REPORT_FITS_INDENT "%-20s (no family: %s)\n", name, why);
+            continue;
+        }
+        if (!json_is_object(fam) || json_array_size(segs) == 0)
+            continue;
         mb_fit_results_format_model(json_array_get(segs, json_array_size(segs) - 1), false, model,
                                     sizeof model);
         double best = json_number_value(json_object_get(fam, "error_at_largest_p_pct")),
@@ -239,8 +252,7 @@ static void report_fits_families(FILE *f, const json_t *fits)
             }
         }
         if (shown++ == 0)
-            fprintf(f, REPORT_FITS_INDENT "%-20s %-18s %-10s %-40s %s\n", "MPI Function", "family",
-                    "error", "model over the largest sizes (us)", "runner-up");
+            report_fits_families_header(f);
         char err[32];
         snprintf(err, sizeof err, "%.1f%% p=%.0f", best,
                  json_number_value(json_object_get(fam, "held_out_p")));
