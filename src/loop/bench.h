@@ -44,7 +44,7 @@ typedef struct mb_context {
     MPI_Comm pair_intra, pair_inter;
     bool has_pair_intra, has_pair_inter;
     /* The drift probe after every point too (measure.h), the same on every rank: where no
-     * node has more ranks than processors. Where one has, the probe reads the scheduler (a
+     * host has more ranks than processors. Where one has, the probe reads the scheduler (a
      * quick run at -np 8 on 2 cores spent 24 s of its 75 in 2231 probes, 0.26 s in 1062 at
      * -np 2), and it is taken only around each benchmark. */
     bool probe_points;

@@ -221,12 +221,18 @@ static int driver_make_out_dir(const char *requested, char *dir, size_t len, cha
     return -1;
 }
 
-/* Collective: whether no node has more ranks than processors it may run them on (bench.h's
- * probe_points). */
+/* Collective: whether no host has more ranks than processors it may run them on (bench.h's
+ * probe_points). Its ranks on the host, not on the node: pseudo-nodes (MB_PSEUDO_NODES) share
+ * one host's processors, and 4 ranks as 2 pseudo-nodes on the 2-vCPU VM read the scheduler. */
 static bool driver_probe_points(const mb_context_t *ctx)
 {
+    MPI_Comm host;
+    int on_host = 0;
+    MB_MPI_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host));
+    MB_MPI_CHECK(MPI_Comm_size(host, &on_host));
+    MB_MPI_CHECK(MPI_Comm_free(&host));
     int pus = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(ctx->topology));
-    int over = pus <= 0 || ctx->node_size > pus, any = 0;
+    int over = pus <= 0 || on_host > pus, any = 0;
     MB_MPI_CHECK(MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_LOR, ctx->comm));
     return !any;
 }
