@@ -100,6 +100,43 @@ static void test_no_family_says_why(void **state)
     json_decref(root);
 }
 
+/* A collective at three process counts whose p = 3 points were all measured in another state
+ * of the node: the fit keeps the usual state's, two process counts are left, and the entry
+ * says so, where it would read as though only two were measured. */
+static void test_no_family_drift_says_why(void **state)
+{
+    (void)state;
+    json_t *g = mb_testdoc_bench("mpi.gather", "linear_pd", NULL, "size_bytes:message_size",
+                                 "ranks:ranks", NULL);
+    for (double p = 2; p <= 4; p++)
+        for (double d = 64; d <= 8192; d *= 2) {
+            json_t *pt =
+                json_pack("{s:{s:f, s:f}, s:s, s:i, s:i, s:f, s:[f, f]}", "params", "size_bytes", d,
+                          "ranks", p, "status", "ok", "n", 51, "iterations", 1, "median",
+                          1000 * p + d, "ci95", (1000 * p + d) * 0.99, (1000 * p + d) * 1.01);
+            double ns = p == 3 ? 185.0 : 400.0;
+            json_object_set_new(pt, "drift_probe",
+                                json_pack("{s:f, s:f}", "before_ns", ns, "after_ns", ns));
+            json_array_append_new(json_object_get(g, "points"), pt);
+        }
+    json_t *root =
+        json_pack("{s:[o], s:{s:{s:f}}, s:{s:f, s:f}}", "benchmarks", g, "system", "clock",
+                  "resolution_ns", 1.0, "drift", "usual_ns", 400.0, "other_ns", 185.0);
+    char err[256];
+    json_t *fits = mb_fit_results(root, err, sizeof err);
+    assert_non_null(fits);
+    const json_t *fit = find_fit(fits, "mpi.gather", NULL, NULL);
+    assert_non_null(fit);
+    assert_int_equal(
+        json_integer_value(json_object_get(json_object_get(fit, "drift_left_out"), "points")), 8);
+    assert_null(json_object_get(fit, "p_family"));
+    const char *why = json_string_value(json_object_get(fit, "p_family_why"));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "2 left once its points measured in another state"));
+    json_decref(fits);
+    json_decref(root);
+}
+
 static void test_fit_results(void **state)
 {
     (void)state;
@@ -689,6 +726,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fit_results),
         cmocka_unit_test(test_no_family_says_why),
+        cmocka_unit_test(test_no_family_drift_says_why),
         cmocka_unit_test(test_fit_by_roles),
         cmocka_unit_test(test_loggp_by_field),
         cmocka_unit_test(test_csv),
