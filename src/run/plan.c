@@ -139,12 +139,13 @@ static bool plan_probed(const mb_plan_entry_t *p, bool by_process)
  * 3x sat with the others in the slower state, not flagged, one time in six. */
 static double plan_probe_scale(const mb_context_t *ctx, const mb_plan_entry_t *p, int measurement)
 {
+    static const double scale[] = {10, 12, 100};
     const char *item = ctx->rank == 0 ? getenv("MBSUITE_INJECT_DRIFT") : NULL;
     for (; item && *item; item += strcspn(item, ","), item += *item == ',') {
         size_t len = strcspn(item, ":,");
         long times = item[len] == ':' ? strtol(item + len + 1, NULL, 10) : 1;
         if (strlen(p->bench->name) == len && strncmp(item, p->bench->name, len) == 0)
-            return measurement >= times ? 1 : measurement == 0 ? 10 : measurement == 1 ? 12 : 100;
+            return measurement < times && measurement < 3 ? scale[measurement] : 1;
     }
     return 1;
 }
