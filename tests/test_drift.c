@@ -158,6 +158,21 @@ static void test_points_off(void **state)
                      -1);
     assert_int_equal(mb_drift_point_state(json_array_get(json_object_get(f, "points"), 2), NAN),
                      -1);
+    /* the reading that says the state: the median of the probed points' means (f: 2 at 245,
+     * 6 at 105; h: its own 205 outvoted by 7 at 105), else the record's own two's */
+    double ns = 0;
+    assert_true(mb_drift_record_state_ns(f, &ns));
+    assert_float_equal(ns, 105, 1e-9);
+    assert_true(mb_drift_record_state_ns(h, &ns));
+    assert_float_equal(ns, 105, 1e-9);
+    json_t *bare = bench("bare");
+    probe(bare, 300, 110);
+    assert_true(mb_drift_record_state_ns(bare, &ns));
+    assert_float_equal(ns, 205, 1e-9);
+    json_decref(bare);
+    bare = bench("none");
+    assert_false(mb_drift_record_state_ns(bare, &ns));
+    json_decref(bare);
     json_t *summary = mb_drift_summary(root, "m", "intra");
     json_t *flagged = json_object_get(summary, "flagged");
     assert_int_equal(json_array_size(flagged), 3); /* c, e, f; not g, h */

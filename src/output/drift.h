@@ -32,6 +32,11 @@ double mb_drift_states(const double *sorted, size_t n, double *other_ns, size_t 
 /* The mean of bench's two probe readings (drift_probe), or false without them. */
 bool mb_drift_record_ns(const json_t *bench, double *ns);
 
+/* The reading that says which state bench was measured in, as mb_drift_record_off judges it:
+ * the median of its points' readings (their means) where any point has them, else its own
+ * two's mean; false without either. */
+bool mb_drift_record_state_ns(const json_t *bench, double *ns);
+
 /* Where the probe was taken around a benchmark's points, they decide whether it was measured
  * in another state, not its own two readings: it is when at least this share of its probed
  * points were measured off the usual state. Its own readings miss a state that came and went
