@@ -198,6 +198,8 @@ static void check_broken(size_t which, json_t *root)
     /* a CI widened for experiments in runs: by a factor over 1, at most n */
     case 53: json_object_set_new(pt, "ci95_serial_factor", json_real(1.0)); break;
     case 54: json_object_set_new(pt, "ci95_serial_factor", json_real(52.0)); break;
+    /* the point's wall time */
+    case 55: json_object_set_new(pt, "wall_s", json_real(-0.5)); break;
     }
 }
 
@@ -261,6 +263,7 @@ static void test_check_reports_path(void **state)
         "$.drift: other_probes 2 of 2: the other state has no more readings than the usual",
         "$.benchmarks[0].points[1].ci95_serial_factor: 1, outside (1, n = 51]",
         "$.benchmarks[0].points[1].ci95_serial_factor: 52, outside (1, n = 51]",
+        "$.benchmarks[0].points[1].wall_s: -0.5 must not be negative",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {

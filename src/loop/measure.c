@@ -604,6 +604,10 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
             dropped_points++;
             continue;
         }
+        /* The point's wall time, its communicator, waits and probe included: a benchmark
+         * whose 1.5 s share took 372 s once (mpi.bcast, quick at -np 8 on 2 vCPUs,
+         * 2026-12-03) left no trace of which point took it. */
+        double point_began_s = mb_clock_elapsed_s();
         mb_scope_t scope = measure_scope(b, &pts[i]);
         if (scope == MB_SCOPE_FIRST_RANKS)
             measure_first_ranks(ctx, (int)pts[i].v[b->ranks_dim], &first);
@@ -667,6 +671,8 @@ json_t *mb_measure_bench(const mb_bench_t *b, const mb_context_t *ctx, const mb_
                     point, "drift_probe",
                     json_pack("{s:f, s:f}", "before_ns", before_ns, "after_ns", probe_ns));
         }
+        if (rc == 0)
+            json_object_set_new(point, "wall_s", json_real(mb_clock_elapsed_s() - point_began_s));
         mb_progress_point_end(rc != 0);
         measure_note_scope(measured_by, sizeof measured_by, scope, &sample,
                            scope == MB_SCOPE_ONE && ctx->node_process);

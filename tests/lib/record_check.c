@@ -195,6 +195,10 @@ static int record_check_statistics(mb_check_t *c, const json_t *pt)
     if (json_object_get(pt, "bytes_per_op") &&
         mb_check_number(c, pt, "bytes_per_op", MB_CHECK_POSITIVE, NULL) != 0)
         return -1;
+    /* the point's wall time (absent from files of earlier versions) */
+    if (json_object_get(pt, "wall_s") &&
+        mb_check_number(c, pt, "wall_s", MB_CHECK_NONNEG, NULL) != 0)
+        return -1;
     if (json_object_get(pt, "bandwidth_bytes_per_s") &&
         mb_check_sub(c, pt, "bandwidth_bytes_per_s", MB_CHECK_OBJECT, record_check_bandwidth) != 0)
         return -1;
