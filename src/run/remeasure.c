@@ -192,7 +192,6 @@ typedef struct remeasure_again {
     json_t *first;          /* rank 0: its first measurement's record */
     double need_s;          /* rank 0: its last measurement's wall time */
     double last_ns;         /* rank 0: its last's reading (mb_drift_record_state_ns) */
-    bool last_off;          /* rank 0: its last measured off the usual state */
     double usual_ns, end_s; /* the run's usual state; the budget's end (0: none) */
     unsigned long long cap; /* its first measurement's working-set cap, 0: none */
     int index, n;           /* its place among the n measured again */
@@ -208,36 +207,31 @@ static bool remeasure_nearer(double now_ns, double last_ns, double usual_ns)
            (!(last_ns > 0) || fabs(log(now_ns / usual_ns)) < fabs(log(last_ns / usual_ns)));
 }
 
-/* Whether a measurement again (off: measured off the usual state, mb_drift_record_off; now_ns:
- * its reading, mb_drift_record_state_ns) is to replace the one before it (last_off, last_ns).
- * One in the usual state replaces one off it, as its points' readings say where it has them;
- * of two alike, the nearer by ratio. By the two readings around each alone, a second
+/* Whether a measurement again after the first again (off: measured off the usual state,
+ * mb_drift_record_off; now_ns: its reading, mb_drift_record_state_ns) is to replace the one
+ * before it, read at last_ns, which was off the usual state (else it had not been measured
+ * again). One in the usual state does, as its points' readings say where it has them; one off
+ * it too, where nearer by ratio. By the two readings around each alone, a second
  * measurement with 43 of its 45 points off the usual state (156 ns around it, 1.1x the usual)
  * was kept over a third read at 140 ns (0.98x), and ring_shift and the halos were predicted
  * from its fit 63-95% off (make bench, 2026-12-03). */
-static bool remeasure_better(bool off, double now_ns, bool last_off, double last_ns,
-                             double usual_ns)
+static bool remeasure_better(bool off, double now_ns, double last_ns, double usual_ns)
 {
-    if (off != last_off)
-        return !off;
-    return remeasure_nearer(now_ns, last_ns, usual_ns);
+    return !off || remeasure_nearer(now_ns, last_ns, usual_ns);
 }
 
-/* Rank 0: a->p's measurement number attempt (off the usual state or not, its reading now_ns)
- * was no better than the one before it (remeasure_better): that one's record stays, its note
- * counting both and which is kept, and the rows of this one come off raw.csv.gz. 0, or -1 on a
- * write error. */
-static int remeasure_keep_before(const remeasure_again_t *a, int attempt, double now_ns, bool off,
+/* Rank 0: a->p's measurement number attempt, off the usual state like the one before it, read
+ * further from it (now_ns; remeasure_better): that one's record stays, its note counting both
+ * and which is kept, and the rows of this one come off raw.csv.gz. 0, or -1 on a write error. */
+static int remeasure_keep_before(const remeasure_again_t *a, int attempt, double now_ns,
                                  mb_results_t *results, mb_raw_t *raw, const mb_timings_t *timings)
 {
     char err[512];
     const char *name = a->p->bench->name;
     mb_progress_note("mbsuite: %s keeps measurement again %d: the probe read %.0f ns around "
-                     "attempt %d, %.0f around the one before, the run's usual state %.0f ns%s",
-                     name, attempt - 1, now_ns, attempt, a->last_ns, a->usual_ns,
-                     off && a->last_off ? " (both off it)"
-                     : off              ? " (this one off it)"
-                                        : "");
+                     "attempt %d, %.0f around the one before, the run's usual state %.0f ns "
+                     "(both off it)",
+                     name, attempt - 1, now_ns, attempt, a->last_ns, a->usual_ns);
     if (raw && mb_raw_discard(raw, err, sizeof err) != 0) {
         mb_progress_note("mbsuite: error: %s", err);
         return -1;
@@ -314,8 +308,8 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
         double wall_s = mb_clock_elapsed_s() - began_s, now_ns = 0;
         bool off =
             mb_drift_record_state_ns(result, &now_ns) && mb_drift_record_off(result, a->usual_ns);
-        if (attempt > 1 && !remeasure_better(off, now_ns, a->last_off, a->last_ns, a->usual_ns)) {
-            rc = remeasure_keep_before(a, attempt, now_ns, off, results, raw, timings);
+        if (attempt > 1 && !remeasure_better(off, now_ns, a->last_ns, a->usual_ns)) {
+            rc = remeasure_keep_before(a, attempt, now_ns, results, raw, timings);
             json_decref(result);
             off = false; /* the one before kept: no attempt after this one */
         } else {
@@ -336,7 +330,6 @@ static int remeasure_once(mb_context_t *ctx, remeasure_again_t *a, int attempt,
             rc = 1;
             a->need_s = wall_s;
             a->last_ns = now_ns;
-            a->last_off = off;
         }
     }
     MB_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, ctx->comm));
