@@ -9,11 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 #include <mpi.h>
 
+#include "config.h"
+#include "measure_json.h"
 #include "point_loop.h"
 #include "sim_clock.h"
 
@@ -478,6 +481,49 @@ static void test_world_window_late_start(void **unused)
     mb_loop_result_free(&r);
 }
 
+/* Two levels in a point's experiments (mb_stats_two_levels), found when its samples are
+ * summarized and written into its record: 7 at 100-106 ns and 4 at 400-403 (the median in
+ * the low level), each level's count and range, the gap; one level gets no "two_levels". */
+static void test_two_levels_in_the_record(void **unused)
+{
+    (void)unused;
+    static const double two[] = {100, 400, 101, 102, 401, 103, 104, 402, 105, 403, 106};
+    static const double one[] = {100, 130, 101, 102, 131, 103, 104, 132, 105, 133, 106};
+    static const mb_dim_t dims[] = {{.name = "size_bytes", .role = MB_ROLE_MESSAGE_SIZE}};
+    const mb_bench_t b = {.name = "x.levels", .dims = dims, .ndims = 1};
+    mb_config_t cfg = {.run_ci_wide = 0.1};
+    mb_timing_t t = {.resolution_ns = 1};
+    mb_context_t ctx = {.config = &cfg, .timing = &t};
+    const mb_point_t pt = {.v = {64}};
+    for (int k = 0; k < 2; k++) {
+        mb_measurement_t m = {.samples_ns = malloc(sizeof two), .n = 11, .iters = 1};
+        assert_non_null(m.samples_ns);
+        memcpy(m.samples_ns, k ? one : two, sizeof two);
+        assert_int_equal(mb_loop_summarize(&loop_opts, &m), 0);
+        json_t *j = mb_measure_json_point(&b, &ctx, &pt, &m);
+        const json_t *lv = json_object_get(j, "two_levels");
+        if (k) {
+            assert_int_equal(m.levels.high_n, 0);
+            assert_null(lv);
+        } else {
+            assert_int_equal(m.levels.low_n, 7);
+            assert_int_equal(json_integer_value(json_object_get(json_object_get(lv, "low"), "n")),
+                             7);
+            assert_int_equal(json_integer_value(json_object_get(json_object_get(lv, "high"), "n")),
+                             4);
+            assert_float_equal(json_real_value(json_object_get(json_object_get(lv, "low"), "max")),
+                               106, 1e-9);
+            assert_float_equal(json_real_value(json_object_get(json_object_get(lv, "high"), "min")),
+                               400, 1e-9);
+            assert_float_equal(json_real_value(json_object_get(lv, "gap_ratio")), 400.0 / 106,
+                               1e-9);
+            assert_string_equal(json_string_value(json_object_get(lv, "median_in")), "low");
+        }
+        json_decref(j);
+        mb_measurement_free(&m);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -489,6 +535,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_local_budget_trims_repetitions),
         cmocka_unit_test(test_local_warmup_is_discarded),
         cmocka_unit_test(test_local_calls_time_each_call),
+        cmocka_unit_test(test_two_levels_in_the_record),
         cmocka_unit_test(test_local_calls_add_up_to_steps_of_the_clock),
         cmocka_unit_test(test_lead_in_is_not_timed),
         cmocka_unit_test(test_local_no_work_fails),

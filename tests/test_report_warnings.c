@@ -169,12 +169,50 @@ static void test_long_lists(void **state)
     json_decref(root);
 }
 
+/* A point whose experiments sat at two levels (its "two_levels", ns): counted, and named in
+ * both reports with its levels, each range in one unit where both ends share it, and where
+ * its median lies. */
+static void test_two_levels(void **state)
+{
+    (void)state;
+    json_t *two = point(64, "ok", 1, 0, 0.01), *plain = point(128, "ok", 1, 0, 0.01);
+    json_object_set_new(two, "two_levels",
+                        json_pack("{s:{s:i, s:f, s:f}, s:{s:i, s:f, s:f}, s:f, s:s}", "low", "n", 7,
+                                  "min", 12530.0, "max", 38110.0, "high", "n", 4, "min", 160690.0,
+                                  "max", 163370.0, "gap_ratio", 160690.0 / 38110.0, "median_in",
+                                  "low"));
+    json_t *root = json_pack("{s:b, s:[o]}", "complete", 1, "benchmarks",
+                             bench("os.bw_unix", json_pack("[o, o]", two, plain)));
+    assert_int_equal(mb_warn_count_points(root, MB_WARN_POINT_TWO_LEVELS), 1);
+    const char *want = "os.bw_unix size_bytes=64: 7 experiments at 12.53-38.11 us, 4 at "
+                       "160.7-163.4 us; the median in the low level";
+    char *text = summary(root);
+    assert_non_null(strstr(text, "  1 point whose experiments sat at two levels, 2x or more "
+                                 "apart (the node's state or the benchmark's regime changed "
+                                 "during the point; its median is one level's, or between "
+                                 "them):\n"));
+    assert_non_null(strstr(text, want));
+    assert_null(strstr(text, "size_bytes=128"));
+    free(text);
+    char *page = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&page, &len);
+    assert_non_null(m);
+    mb_report_html_warnings(m, root, 0);
+    assert_int_equal(fclose(m), 0);
+    assert_non_null(strstr(page, "points whose experiments sat at two levels"));
+    assert_non_null(strstr(page, "7 experiments at 12.53-38.11 us"));
+    free(page);
+    json_decref(root);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_none),
         cmocka_unit_test(test_each_kind),
         cmocka_unit_test(test_long_lists),
+        cmocka_unit_test(test_two_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -257,6 +257,45 @@ static void test_ci_widen(void **state)
     assert_close(s.ci95_coverage, 1.0 - 2.0 / 16.0);
 }
 
+/* Two levels (mb_stats_two_levels), sorted samples: the os.bw_unix two_cores point of a
+ * default run (2026-12-04, us per 64 KiB read: 7 at 12.5-38.1, 4 at 160.7-163.4) splits
+ * there; one slow experiment in 11, or 2 in 12 (under the 20% share), is no level; a spread
+ * with no step of 2x is none; the widest of two steps is the split; a split needs a sample
+ * above 0 below it; under 4 samples nothing splits (2 on each side). */
+static void test_two_levels(void **state)
+{
+    (void)state;
+    mb_stats_levels_t lv;
+    double bw[] = {12.53, 12.71, 15.01, 15.27, 25.84, 36.36, 38.11, 160.69, 160.97, 160.97, 163.37};
+    assert_true(mb_stats_two_levels(bw, 11, &lv));
+    assert_int_equal(lv.low_n, 7);
+    assert_int_equal(lv.high_n, 4);
+    assert_close(lv.low_min, 12.53);
+    assert_close(lv.low_max, 38.11);
+    assert_close(lv.high_min, 160.69);
+    assert_close(lv.high_max, 163.37);
+    double outlier[] = {90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 950};
+    assert_false(mb_stats_two_levels(outlier, 11, &lv));
+    assert_int_equal(lv.high_n, 0);
+    double two_of_12[] = {90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 900, 1000};
+    assert_false(mb_stats_two_levels(two_of_12, 12, &lv));
+    double three_of_12[] = {90, 91, 92, 93, 94, 95, 96, 97, 98, 900, 950, 1000};
+    assert_true(mb_stats_two_levels(three_of_12, 12, &lv));
+    assert_int_equal(lv.low_n, 9);
+    double spread[] = {10, 13, 17, 22, 29, 38, 49, 64, 83, 108};
+    assert_false(mb_stats_two_levels(spread, 10, &lv));
+    double steps[] = {10, 10, 25, 25, 25, 100, 100, 100};
+    assert_true(mb_stats_two_levels(steps, 8, &lv));
+    assert_int_equal(lv.low_n, 5); /* 25 -> 100 (4x) over 10 -> 25 (2.5x) */
+    assert_close(lv.high_min, 100);
+    double zeros[] = {0, 0, 0, 5, 5, 5};
+    assert_false(mb_stats_two_levels(zeros, 6, &lv));
+    double three[] = {1, 1, 100};
+    assert_false(mb_stats_two_levels(three, 3, &lv));
+    double four[] = {1, 1, 100, 100};
+    assert_true(mb_stats_two_levels(four, 4, &lv));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_serial_levels),
         cmocka_unit_test(test_serial_markov),
         cmocka_unit_test(test_ci_widen),
+        cmocka_unit_test(test_two_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,6 +85,8 @@ int mb_loop_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m)
     if (rc == 0)
         mb_stats_median_ci_widen(
             sorted, m->n, mb_stats_serial_factor(m->samples_ns, m->n, m->stats.median), &m->stats);
+    if (rc == 0)
+        (void)mb_stats_two_levels(sorted, m->n, &m->levels);
     free(sorted);
     m->ci_rel_halfwidth = mb_stats_ci_rel_halfwidth(&m->stats);
     m->ci_target_met = m->stats.ci95_coverage >= 0.95 && m->ci_rel_halfwidth <= opts->ci_target;

@@ -41,6 +41,7 @@ typedef struct mb_measurement {
     bool ci_target_met;
     bool trimmed;            /* stopped by the time budget before the minimum or the CI target */
     uint64_t late;           /* experiments discarded: a rank started late (loop_start.h) */
+    mb_stats_levels_t levels; /* two levels in samples_ns, if any (mb_stats_two_levels) */
 } mb_measurement_t;
 
 /* The auto-sizing rule (seed 000 6.4) for an interval of elapsed_ns over n iterations:
@@ -62,7 +63,7 @@ double mb_loop_experiment(const mb_timing_t *t, mb_run_fn run, void *state, uint
 /* The most experiments opts allows: max(min_experiments, max_experiments). */
 uint64_t mb_loop_max_experiments(const mb_measure_opts_t *opts);
 
-/* Fill m->stats, ci_rel_halfwidth and ci_target_met from m->samples_ns (n > 0).
+/* Fill m->stats, ci_rel_halfwidth, ci_target_met and levels from m->samples_ns (n > 0).
  * Returns 0, or -1 when out of memory or a sample is NaN. */
 int mb_loop_summarize(const mb_measure_opts_t *opts, mb_measurement_t *m);
 

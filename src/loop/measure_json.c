@@ -157,6 +157,19 @@ json_t *mb_measure_json_point(const mb_bench_t *b, const mb_context_t *ctx, cons
      * knows the experiments came in runs of one level. */
     if (s->serial_factor > 1.0)
         json_object_set_new(j, "ci95_serial_factor", json_real(s->serial_factor));
+    /* Said, not split: which level is the figure depends on the question (os/README.md). */
+    const mb_stats_levels_t *lv = &m->levels;
+    if (lv->high_n > 0) {
+        const char *median_in = s->median <= lv->low_max    ? "low"
+                                : s->median >= lv->high_min ? "high"
+                                                            : "between";
+        json_object_set_new(j, "two_levels",
+                            json_pack("{s:{s:I, s:f, s:f}, s:{s:I, s:f, s:f}, s:f, s:s}", "low",
+                                      "n", (json_int_t)lv->low_n, "min", lv->low_min, "max",
+                                      lv->low_max, "high", "n", (json_int_t)lv->high_n, "min",
+                                      lv->high_min, "max", lv->high_max, "gap_ratio",
+                                      lv->high_min / lv->low_max, "median_in", median_in));
+    }
     if (m->trimmed)
         json_object_set_new(j, "trimmed_by_budget", json_true());
     if (m->late)

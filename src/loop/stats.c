@@ -149,3 +149,29 @@ void mb_stats_mean_stderr(const double *v, size_t n, double *mean, double *stder
     *mean = n ? gsl_stats_mean(v, 1, n) : NAN;
     *stderr_out = n >= 2 ? gsl_stats_sd(v, 1, n) / sqrt((double)n) : NAN;
 }
+
+bool mb_stats_two_levels(const double *sorted, size_t n, mb_stats_levels_t *out)
+{
+    *out = (mb_stats_levels_t){0};
+    size_t least = (size_t)ceil(MB_STATS_LEVEL_SHARE * (double)n);
+    if (least < 2)
+        least = 2;
+    double widest = 0;
+    size_t split = 0; /* low_n of the widest gap */
+    for (size_t low = least; low + least <= n; low++) {
+        double below = sorted[low - 1], above = sorted[low];
+        if (below > 0 && above / below >= MB_STATS_LEVEL_GAP && above / below > widest) {
+            widest = above / below;
+            split = low;
+        }
+    }
+    if (split == 0)
+        return false;
+    *out = (mb_stats_levels_t){.low_n = split,
+                               .high_n = n - split,
+                               .low_min = sorted[0],
+                               .low_max = sorted[split - 1],
+                               .high_min = sorted[split],
+                               .high_max = sorted[n - 1]};
+    return true;
+}

@@ -4,6 +4,7 @@
 #ifndef MB_STATS_H
 #define MB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,5 +52,24 @@ double mb_stats_ci_rel_halfwidth(const mb_stats_t *s);
  * sqrt(n), as over independent runs (seed 003's "mean ± error"); NaN where undefined (no
  * value; one value for the error). */
 void mb_stats_mean_stderr(const double *v, size_t n, double *mean, double *stderr_out);
+
+/* Two levels in a point's experiments (a node that changed state during the point, a
+ * channel that changed regime: os/README.md): the samples, sorted ascending, split where one
+ * is at least MB_STATS_LEVEL_GAP times the one below it with at least MB_STATS_LEVEL_SHARE
+ * of them, and 2, on each side; of several such splits, the widest gap. The share keeps a
+ * few slow experiments out (one preempted in a dozen is an outlier, not a level); the gap
+ * is below the factors seen between such levels on the 2-vCPU VMs (a 0-byte pingpong at 105
+ * or 350 ns, a 64 KiB AF_UNIX read at 6-11 or 150-170 us) and above a level's own
+ * steps between neighbouring experiments. */
+#define MB_STATS_LEVEL_GAP 2.0
+#define MB_STATS_LEVEL_SHARE 0.2
+typedef struct mb_stats_levels {
+    size_t low_n, high_n; /* high_n 0: one level */
+    double low_min, low_max, high_min, high_max;
+} mb_stats_levels_t;
+
+/* Fill out from n samples sorted ascending; whether they form two levels (out zeroed when
+ * not). A split is judged only above a sample > 0: a ratio needs one. */
+bool mb_stats_two_levels(const double *sorted, size_t n, mb_stats_levels_t *out);
 
 #endif

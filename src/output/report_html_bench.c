@@ -101,6 +101,8 @@ void mb_report_html_points(FILE *f, const json_t *bench)
                   f);
         if (json_is_true(json_object_get(pt, "trimmed_by_budget")))
             fputs("<span class=\"badge warn\">trimmed</span>", f);
+        if (json_is_object(json_object_get(pt, "two_levels")))
+            fputs("<span class=\"badge warn\">two levels</span>", f);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);

@@ -55,6 +55,11 @@ static void html_warning_points(FILE *f, const json_t *root, mb_warn_point_t kin
             } else if (kind == MB_WARN_POINT_CI_WIDE &&
                        mb_report_text_num(pt, "ci95_rel_halfwidth", &rel) && rel >= 0) {
                 fprintf(f, ": CI half-width %.2f%% of the median", rel * 100);
+            } else if (kind == MB_WARN_POINT_TWO_LEVELS) {
+                char levels[300];
+                mb_warn_two_levels_text(pt, levels, sizeof levels);
+                fputs(": ", f);
+                mb_html_escape(f, levels);
             }
             fputs("</li>\n", f);
         }
@@ -163,6 +168,10 @@ void mb_report_html_warnings(FILE *f, const json_t *root, size_t plots_missing)
                         "median): read them with care");
     html_warning_points(f, root, MB_WARN_POINT_TRIMMED, "warn",
                         "points trimmed by the time budget: fewer repetitions than asked");
+    html_warning_points(f, root, MB_WARN_POINT_TWO_LEVELS, "warn",
+                        "points whose experiments sat at two levels, 2x or more apart: the "
+                        "node's state or the benchmark's regime changed during the point, and "
+                        "its median is one level's, or between them");
     html_warning_budget(f, root);
     html_warning_drift(f, root);
     /* The first few flagged nodes, then a count: the pre-flight table lists them all, flagged

@@ -22,8 +22,42 @@ bool mb_warn_point_is(const json_t *pt, mb_warn_point_t kind)
         return mb_record_point_ok(pt) && json_is_false(json_object_get(pt, "ci_target_met"));
     case MB_WARN_POINT_TRIMMED:
         return mb_record_point_ok(pt) && json_is_true(json_object_get(pt, "trimmed_by_budget"));
+    case MB_WARN_POINT_TWO_LEVELS:
+        return mb_record_point_ok(pt) && json_is_object(json_object_get(pt, "two_levels"));
     }
     return false;
+}
+
+void mb_warn_two_levels_text(const json_t *pt, char *buf, size_t len)
+{
+    const json_t *lv = json_object_get(pt, "two_levels");
+    char range[2][100];
+    double n[2] = {0, 0};
+    static const char *const side[] = {"low", "high"};
+    buf[0] = '\0';
+    if (!json_is_object(lv))
+        return;
+    for (int k = 0; k < 2; k++) {
+        const json_t *level = json_object_get(lv, side[k]);
+        double lo = 0, hi = 0;
+        char a[40], b[40];
+        mb_report_text_num(level, "n", &n[k]);
+        mb_report_text_num(level, "min", &lo);
+        mb_report_text_num(level, "max", &hi);
+        mb_report_text_duration(lo, a, sizeof a);
+        mb_report_text_duration(hi, b, sizeof b);
+        /* "54.04-79.14 us": one unit where both ends have it. */
+        char *unit_a = strrchr(a, ' '), *unit_b = strrchr(b, ' ');
+        if (unit_a && unit_b && strcmp(unit_a, unit_b) == 0)
+            *unit_a = '\0';
+        snprintf(range[k], sizeof range[k], "%s-%s", a, b);
+    }
+    const char *in = mb_report_text_dash(mb_report_text_str(lv, "median_in"));
+    snprintf(buf, len, "%.0f experiments at %s, %.0f at %s; the median %s", n[0], range[0], n[1],
+             range[1],
+             strcmp(in, "low") == 0    ? "in the low level"
+             : strcmp(in, "high") == 0 ? "in the high level"
+                                       : "between them");
 }
 
 size_t mb_warn_count_points(const json_t *root, mb_warn_point_t kind)
@@ -83,9 +117,15 @@ static bool warn_text_points(FILE *f, const json_t *root, mb_warn_point_t kind, 
                     mb_report_text_dash(mb_report_text_str(bench, "name")), params[0] ? " " : "",
                     params);
             double rel;
+            char levels[300];
             if (kind == MB_WARN_POINT_CI_WIDE &&
                 mb_report_text_num(pt, "ci95_rel_halfwidth", &rel) && rel >= 0)
                 fprintf(f, ": CI half-width %.1f%% of the median", rel * 100);
+            if (kind == MB_WARN_POINT_TWO_LEVELS) {
+                mb_warn_two_levels_text(pt, levels, sizeof levels);
+                if (levels[0])
+                    fprintf(f, ": %s", levels);
+            }
             fputc('\n', f);
             listed++;
         }
@@ -207,6 +247,11 @@ void mb_report_warnings_text(FILE *f, const json_t *root)
          "with a CI wider than [run] ci_wide of the median:", "results.json: ci_too_wide"},
         {MB_WARN_POINT_TRIMMED, "trimmed by the time budget, with fewer repetitions than asked:",
          "results.json: trimmed_by_budget"},
+        {MB_WARN_POINT_TWO_LEVELS, /* 2x: MB_STATS_LEVEL_GAP */
+         "whose experiments sat at two levels, 2x or more apart (the node's state or the "
+         "benchmark's regime changed during the point; its median is one level's, or between "
+         "them):",
+         "results.json: two_levels"},
         {MB_WARN_POINT_CI_MISSED, "missed the CI target (\"CI target not met\", at the end)", NULL},
     };
     for (size_t k = 0; k < sizeof points / sizeof points[0]; k++)

@@ -6,8 +6,11 @@
  * than taken from record.c, so that the writer is checked against the document. */
 #include "record_check.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <string.h>
+
+#include "stats.h"
 
 static const char *const record_check_roles[] = {"message_size", "ranks", "threads",
                                                  "working_set",  "count", "label"};
@@ -140,6 +143,63 @@ static int record_check_bandwidth(mb_check_t *c, const json_t *bw)
     return 0;
 }
 
+/* One level of a point's two_levels: n experiments (2 or more) from min to max. */
+static int record_check_level(mb_check_t *c, const json_t *lv, json_int_t *n, double *min,
+                              double *max)
+{
+    if (mb_check_integer(c, lv, "n", 2, false, n) != 0 ||
+        mb_check_number(c, lv, "min", MB_CHECK_NONNEG, min) != 0 ||
+        mb_check_number(c, lv, "max", MB_CHECK_NONNEG, max) != 0)
+        return -1;
+    return mb_check_order(c, "min", *min, "max", *max, false);
+}
+
+/* Two levels of a point's experiments (mb_stats_two_levels): the low one from the point's
+ * min, the high one to its max, all n experiments in one or the other, the gap between
+ * them gap_ratio and at least MB_STATS_LEVEL_GAP, and median_in where the median lies. */
+static int record_check_two_levels(mb_check_t *c, const json_t *pt)
+{
+    const json_t *lv = mb_check_get(c, pt, "two_levels", MB_CHECK_OBJECT);
+    if (!lv)
+        return -1;
+    size_t old = mb_check_push_key(c, "two_levels");
+    json_int_t n[2];
+    double lo[2], hi[2], gap;
+    const char *side[] = {"low", "high"}, *in = NULL;
+    for (int k = 0; k < 2; k++) {
+        const json_t *level = mb_check_get(c, lv, side[k], MB_CHECK_OBJECT);
+        if (!level)
+            return -1;
+        size_t at = mb_check_push_key(c, side[k]);
+        if (record_check_level(c, level, &n[k], &lo[k], &hi[k]) != 0)
+            return -1;
+        mb_check_pop(c, at);
+    }
+    if (mb_check_number(c, lv, "gap_ratio", MB_CHECK_POSITIVE, &gap) != 0 ||
+        mb_check_string(c, lv, "median_in", false, false, &in) != 0)
+        return -1;
+    double pn = json_number_value(json_object_get(pt, "n"));
+    double pmin = json_number_value(json_object_get(pt, "min"));
+    double pmax = json_number_value(json_object_get(pt, "max"));
+    double median = json_number_value(json_object_get(pt, "median"));
+    if ((double)(n[0] + n[1]) != pn)
+        return mb_check_fail(c, "%lld + %lld experiments in its levels, the point has %g",
+                             (long long)n[0], (long long)n[1], pn);
+    if (lo[0] != pmin || hi[1] != pmax)
+        return mb_check_fail(c, "its levels span %g to %g, the point's experiments %g to %g", lo[0],
+                             hi[1], pmin, pmax);
+    if (!(hi[0] > 0) || fabs(gap - lo[1] / hi[0]) > 1e-9 * gap || gap < MB_STATS_LEVEL_GAP)
+        return mb_check_fail(c,
+                             "gap_ratio %g: not the high level's min over the low one's max "
+                             "(%g / %g), or under %g",
+                             gap, lo[1], hi[0], MB_STATS_LEVEL_GAP);
+    const char *want = median <= hi[0] ? "low" : median >= lo[1] ? "high" : "between";
+    if (strcmp(in, want) != 0)
+        return mb_check_fail(c, "median_in \"%s\", but the median %g is %s", in, median, want);
+    mb_check_pop(c, old);
+    return 0;
+}
+
 static int record_check_statistics(mb_check_t *c, const json_t *pt)
 {
     double min, median, mean, max, p90, p99, lo, hi, resolution = 0;
@@ -201,6 +261,8 @@ static int record_check_statistics(mb_check_t *c, const json_t *pt)
         return -1;
     if (json_object_get(pt, "bandwidth_bytes_per_s") &&
         mb_check_sub(c, pt, "bandwidth_bytes_per_s", MB_CHECK_OBJECT, record_check_bandwidth) != 0)
+        return -1;
+    if (json_object_get(pt, "two_levels") && record_check_two_levels(c, pt) != 0)
         return -1;
     return 0;
 }
