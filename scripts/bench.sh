@@ -591,6 +591,10 @@ bench_scaling() {
          "($($GET "$r" system.clock enough_source 2>/dev/null || echo n/a))," \
          "calibration $(calc '%.2f' "$($GET "$r" timings phase calibration 2>/dev/null || echo 0)") s;" \
          "held-out error over target: point-to-point $p2p of 14 over 5%, collectives $coll over 10%"
+    # Points whose experiments sat at two levels (docs/measuring.md, "Two levels in a point"),
+    # as the report's warnings list them.
+    echo "default at -np 2: $(grep -o '"two_levels"' "$r" 2>/dev/null | wc -l) points whose experiments sat at two levels 2x or more apart"
+    sed -n '/whose experiments sat at two levels/,/^  [^ ]/p' "$TMP/scale-default-2/report.txt" 2>/dev/null | grep '^    ' || true
     # The whole default run's large messages beside the reference loops, run just after it:
     # mpiref compares runs of mpi.* alone, and in whole runs the message buffers had come
     # from heap memory the memory benchmarks had asked huge pages for, where mpi.bw read

@@ -59,8 +59,8 @@ void mb_stats_mean_stderr(const double *v, size_t n, double *mean, double *stder
  * of them, and 2, on each side; of several such splits, the widest gap. The share keeps a
  * few slow experiments out (one preempted in a dozen is an outlier, not a level); the gap
  * is below the factors seen between such levels on the 2-vCPU VMs (a 0-byte pingpong at 105
- * or 350 ns, a 64 KiB AF_UNIX read at 6-11 or 150-170 us) and above a level's own
- * steps between neighbouring experiments. */
+ * or 350 ns, a 64 KiB AF_UNIX read at 6-11 or 150-170 us). docs/measuring.md, "Two levels
+ * in a point", gives what the two flag on stored runs. */
 #define MB_STATS_LEVEL_GAP 2.0
 #define MB_STATS_LEVEL_SHARE 0.2
 typedef struct mb_stats_levels {
