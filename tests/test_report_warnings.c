@@ -30,6 +30,18 @@ static char *summary(const json_t *root)
     return buf;
 }
 
+/* report.html's warnings of root, as a new string. */
+static char *page_of(const json_t *root)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    mb_report_html_warnings(m, root, 0);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}
+
 static size_t count(const char *hay, const char *needle)
 {
     size_t n = 0;
@@ -146,12 +158,7 @@ static void test_long_lists(void **state)
     assert_null(strstr(text, "node 4 "));
     assert_null(strstr(text, "node 9 "));
     /* report.html's list the same: 8 nodes named, then the count */
-    char *page = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&page, &len);
-    assert_non_null(m);
-    mb_report_html_warnings(m, root, 0);
-    assert_int_equal(fclose(m), 0);
+    char *page = page_of(root);
     assert_int_equal(count(page, "pre-flight flagged node h: noisy"), 8);
     assert_non_null(strstr(page, "<span class=\"badge bad\">1</span>more nodes flagged by the "
                                  "pre-flight"));
@@ -194,12 +201,7 @@ static void test_two_levels(void **state)
     assert_non_null(strstr(text, want));
     assert_null(strstr(text, "size_bytes=128"));
     free(text);
-    char *page = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&page, &len);
-    assert_non_null(m);
-    mb_report_html_warnings(m, root, 0);
-    assert_int_equal(fclose(m), 0);
+    char *page = page_of(root);
     assert_non_null(strstr(page, "points whose experiments sat at two levels"));
     assert_non_null(strstr(page, "7 experiments at 12.53-38.11 us"));
     free(page);
