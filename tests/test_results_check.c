@@ -52,13 +52,13 @@ static json_t *phase_at(json_t *root, size_t i)
 }
 
 /* Point pt (the fixture's point 1: n 51, min 80100, median 95432.1) with its experiments at
- * two levels: 41 at 80100-98000 ns, 10 at 196000-200000 (its max raised to that), 2x apart. */
+ * two levels: 40 at 80100-98000 ns, 11 at 196000-200000 (its max raised to that), 2x apart. */
 static void set_two_levels(json_t *pt)
 {
     json_object_set_new(pt, "max", json_real(200000.0));
     json_object_set_new(pt, "two_levels",
                         json_pack("{s:{s:i, s:f, s:f}, s:{s:i, s:f, s:f}, s:f, s:s}", "low", "n",
-                                  41, "min", 80100.0, "max", 98000.0, "high", "n", 10, "min",
+                                  40, "min", 80100.0, "max", 98000.0, "high", "n", 11, "min",
                                   196000.0, "max", 200000.0, "gap_ratio", 2.0, "median_in", "low"));
 }
 
@@ -219,15 +219,22 @@ static void check_broken(size_t which, json_t *root)
     case 56:
     case 57:
     case 58:
+    case 59:
         set_two_levels(pt);
         if (which == 56)
             json_object_set_new(json_object_get(pt, "two_levels"), "gap_ratio", json_real(3.0));
         if (which == 57)
             json_object_set_new(json_object_get(json_object_get(pt, "two_levels"), "low"), "n",
-                                json_integer(40));
+                                json_integer(39));
         if (which == 58)
             json_object_set_new(json_object_get(pt, "two_levels"), "median_in",
                                 json_string("high"));
+        if (which == 59) {
+            json_object_set_new(json_object_get(json_object_get(pt, "two_levels"), "low"), "n",
+                                json_integer(46));
+            json_object_set_new(json_object_get(json_object_get(pt, "two_levels"), "high"), "n",
+                                json_integer(5));
+        }
         break;
     }
 }
@@ -295,8 +302,10 @@ static void test_check_reports_path(void **state)
         "$.benchmarks[0].points[1].wall_s: -0.5 must not be negative",
         "$.benchmarks[0].points[1].two_levels: gap_ratio 3: not the high level's min over the "
         "low one's max (196000 / 98000), or under 2",
-        "$.benchmarks[0].points[1].two_levels: 40 + 10 experiments in its levels, the point has 51",
+        "$.benchmarks[0].points[1].two_levels: 39 + 11 experiments in its levels, the point has 51",
         "$.benchmarks[0].points[1].two_levels: median_in \"high\", but the median 95432.1 is low",
+        "$.benchmarks[0].points[1].two_levels: 5 experiments in the high level, under 20% of 51 "
+        "(11)",
     };
     json_t *fixture = load_fixture();
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {

@@ -155,8 +155,9 @@ static int record_check_level(mb_check_t *c, const json_t *lv, json_int_t *n, do
 }
 
 /* Two levels of a point's experiments (mb_stats_two_levels): the low one from the point's
- * min, the high one to its max, all n experiments in one or the other, the gap between
- * them gap_ratio and at least MB_STATS_LEVEL_GAP, and median_in where the median lies. */
+ * min, the high one to its max, all n experiments in one or the other and at least
+ * MB_STATS_LEVEL_SHARE of them in each, the gap between them gap_ratio and at least
+ * MB_STATS_LEVEL_GAP, and median_in where the median lies. */
 static int record_check_two_levels(mb_check_t *c, const json_t *pt)
 {
     const json_t *lv = mb_check_get(c, pt, "two_levels", MB_CHECK_OBJECT);
@@ -185,6 +186,11 @@ static int record_check_two_levels(mb_check_t *c, const json_t *pt)
     if ((double)(n[0] + n[1]) != pn)
         return mb_check_fail(c, "%lld + %lld experiments in its levels, the point has %g",
                              (long long)n[0], (long long)n[1], pn);
+    double least = ceil(MB_STATS_LEVEL_SHARE * pn);
+    for (int k = 0; k < 2; k++)
+        if ((double)n[k] < least)
+            return mb_check_fail(c, "%lld experiments in the %s level, under %g%% of %g (%g)",
+                                 (long long)n[k], side[k], 100 * MB_STATS_LEVEL_SHARE, pn, least);
     if (lo[0] != pmin || hi[1] != pmax)
         return mb_check_fail(c, "its levels span %g to %g, the point's experiments %g to %g", lo[0],
                              hi[1], pmin, pmax);
