@@ -117,11 +117,11 @@ static bool warn_text_points(FILE *f, const json_t *root, mb_warn_point_t kind, 
                     mb_report_text_dash(mb_report_text_str(bench, "name")), params[0] ? " " : "",
                     params);
             double rel;
-            char levels[300];
             if (kind == MB_WARN_POINT_CI_WIDE &&
                 mb_report_text_num(pt, "ci95_rel_halfwidth", &rel) && rel >= 0)
                 fprintf(f, ": CI half-width %.1f%% of the median", rel * 100);
             if (kind == MB_WARN_POINT_TWO_LEVELS) {
+                char levels[300];
                 mb_warn_two_levels_text(pt, levels, sizeof levels);
                 if (levels[0])
                     fprintf(f, ": %s", levels);

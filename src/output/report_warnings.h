@@ -29,8 +29,8 @@ typedef enum mb_warn_point {
 /* Whether point pt (of a benchmark's "points") is of that kind. */
 bool mb_warn_point_is(const json_t *pt, mb_warn_point_t kind);
 
-/* What a warning says of a two-level point: "7 experiments at 12.5-38.1 us, 4 at 161-163
- * us; the median in the low one" ("" where pt has no "two_levels"). */
+/* What a warning says of a two-level point: "7 experiments at 12.53-38.11 us, 4 at
+ * 160.7-163.4 us; the median in the low level" ("" where pt has no "two_levels"). */
 void mb_warn_two_levels_text(const json_t *pt, char *buf, size_t len);
 
 /* How many points of the results document root are of that kind. */
