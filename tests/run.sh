@@ -89,7 +89,7 @@ if [ "$defined" = "$listed" ]; then pass "bench_list.def lists every descriptor"
 
 # --- the point loop on simulated clocks, every rank in step ---
 for np in 2 4; do
-    expect "point loop on simulated clocks at -np $np" 0 'PASSED .* 18 test' -- \
+    expect "point loop on simulated clocks at -np $np" 0 'PASSED .* 20 test' -- \
         timeout 300 $MPIRUN -np "$np" "$BUILD/tests/test_point_loop"
 done
 

@@ -409,6 +409,48 @@ static void test_world_rank0_headline(void **unused)
     mb_loop_result_free(&r);
 }
 
+/* A symmetric exchange (mpi.sendrecv): rank 0's calls take 300 ns, the others' 100: the
+ * headline on every rank is the mean over the ranks, each rank keeps its own. */
+static void test_world_mean_headline(void **unused)
+{
+    (void)unused;
+    if (world_size < 2)
+        skip();
+    probe_t p = {.sim = {.resolution_ns = 1, .op_ns = world_rank == 0 ? 300 : 100}};
+    mb_clock_t clk;
+    mb_timing_t t;
+    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
+    L.headline = MB_HEADLINE_MEAN;
+    mb_loop_work_t w = work_on(&p);
+    mb_loop_result_t r;
+    assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+    double mean = (300.0 + 100.0 * (world_size - 1)) / world_size;
+    assert_float_equal(r.headline.stats.median, mean, 1e-6);
+    assert_float_equal(r.avg_over_ranks_ns, mean, 1e-6);
+    assert_float_equal(r.own.stats.median, world_rank == 0 ? 300.0 : 100.0, 1e-6);
+    assert_same_everywhere(r.headline.n);
+    mb_loop_result_free(&r);
+}
+
+/* A loop timed as a whole has no mean over the ranks: the point fails, saying why, on
+ * every rank. */
+static void test_world_mean_headline_needs_calls(void **unused)
+{
+    (void)unused;
+    if (world_size < 2)
+        skip();
+    probe_t p = {.sim = {.resolution_ns = 1, .op_ns = 100}};
+    mb_clock_t clk;
+    mb_timing_t t;
+    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_LOOP, MB_AGREE_ALL, MPI_COMM_WORLD);
+    L.headline = MB_HEADLINE_MEAN;
+    mb_loop_work_t w = work_on(&p);
+    mb_loop_result_t r;
+    assert_int_equal(mb_loop_measure(&L, &w, &r), -1);
+    assert_string_equal(r.reason,
+                        "the mean over ranks as headline needs calls timed on every rank");
+}
+
 /* mpi.isend at 4 MiB: rank 0 posts in 30 ns while its partner's timed MPI_Wait takes the
  * whole transfer. Rank 0's 30 ns calls are what must add up to 50 clock steps: the
  * partner's long ones do not make one call per experiment enough. */
@@ -545,6 +587,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_world_calls_slowest_rank),
         cmocka_unit_test(test_world_loops_in_step),
         cmocka_unit_test(test_world_rank0_headline),
+        cmocka_unit_test(test_world_mean_headline),
+        cmocka_unit_test(test_world_mean_headline_needs_calls),
         cmocka_unit_test(test_world_rank0_calls_add_up),
         cmocka_unit_test(test_world_error_on_one_rank),
         cmocka_unit_test(test_world_window_late_start),

@@ -31,6 +31,10 @@ static json_t *measure_json_scheme(const mb_bench_t *b, const mb_config_t *cfg)
         b->headline == MB_HEADLINE_MAX
             ? "per call, the slowest rank's time from its own start to its return (time to "
               "completion); mean over an experiment's calls; median over experiments"
+        : b->headline == MB_HEADLINE_MEAN
+            ? "per call, the mean over the measuring ranks of each one's time from its own "
+              "start to its return (over_ranks' avg_ns); mean over an experiment's calls; "
+              "median over experiments"
             : "the time on rank 0 of the measuring ranks (the measured side); mean over an "
               "experiment's calls; median over experiments",
         "over_ranks",

@@ -162,9 +162,10 @@ static void loop_calls_combine(const mb_loop_t *L, uint64_t iters, const double 
         e->max_ns += all[i];
         e->skew_ns += all[iters + i] + all[2 * iters + i];
     }
-    e->timed_ns = L->headline == MB_HEADLINE_RANK0 ? all[3 * iters + 2]
-                  : L->headline == MB_HEADLINE_MAX ? e->max_ns
-                                                   : -all[3 * iters + 3];
+    e->timed_ns = L->headline == MB_HEADLINE_RANK0  ? all[3 * iters + 2]
+                  : L->headline == MB_HEADLINE_MAX  ? e->max_ns
+                  : L->headline == MB_HEADLINE_MEAN ? e->avg_ns
+                                                    : -all[3 * iters + 3];
 }
 
 /* The slowest rank's interval and whether any rank was late (MB_GRAIN_LOOP). Ranks done
@@ -269,6 +270,11 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
         loop_fail(out, "out of memory for the samples");
         goto done;
     }
+    /* Only timed calls over all ranks have a mean over the ranks (loop_calls_combine). */
+    if (L.headline == MB_HEADLINE_MEAN && (L.grain != MB_GRAIN_CALL || !loop_all(&L))) {
+        loop_fail(out, "the mean over ranks as headline needs calls timed on every rank");
+        goto done;
+    }
 
     mb_start_state_t s = {.clock = t->clock, .offset_ns = L.clock_offset_ns, .growth = 1};
     uint64_t iters = L.grain == MB_GRAIN_CALL ? L.start->min_intervals : 1;
@@ -324,8 +330,10 @@ int mb_loop_measure(const mb_loop_t *loop, const mb_loop_work_t *W, mb_loop_resu
             double mx = fmax((e.max_ns - loop_o) / per, 0);
             size_t n = out->own.n;
             out->own.samples_ns[n] = own;
-            out->headline.samples_ns[n] = L.headline == MB_HEADLINE_MAX ? mx : own;
             avg[n] = fmax(e.avg_ns, 0) / per;
+            out->headline.samples_ns[n] = L.headline == MB_HEADLINE_MAX    ? mx
+                                          : L.headline == MB_HEADLINE_MEAN ? avg[n]
+                                                                           : own;
             maxv[n] = mx;
             skew[n] = e.skew_ns / (double)iters;
             out->own.n = out->headline.n = n + 1;

@@ -55,6 +55,10 @@ typedef enum mb_headline {
     MB_HEADLINE_OWN = 0, /* each rank's own */
     MB_HEADLINE_RANK0,   /* the measured side of a pair: rank 0 of comm */
     MB_HEADLINE_MAX,     /* per interval, the slowest rank's: a collective's time to completion */
+    /* Per call, the mean over the ranks (MB_GRAIN_CALL, all ranks): a symmetric exchange's,
+     * where a rank that leaves the barrier late finds its partner's message there and the
+     * other waits as much longer (mpi.sendrecv). */
+    MB_HEADLINE_MEAN,
 } mb_headline_t;
 
 /* What is measured. */
