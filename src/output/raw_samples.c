@@ -192,8 +192,8 @@ static json_t *raw_section(const mb_raw_t *r, bool complete)
         (json_int_t)r->rows, "points", (json_int_t)r->points, "bytes", (json_int_t)r->bytes,
         "complete", complete, "samples",
         "per kept experiment, the point's headline time per operation on world rank 0 (its "
-        "own, or for timed calls of the slowest rank, as the scheme says), in ns: the series "
-        "the point's statistics summarise");
+        "own, or for timed calls the slowest rank's or the mean over the ranks, as the scheme "
+        "says), in ns: the series the point's statistics summarise");
     if (!complete)
         json_object_set_new(j, "writing", json_string(MB_RAW_PART));
     return j;
