@@ -333,6 +333,17 @@ static void assert_same_everywhere(uint64_t mine)
     assert_int_equal(lo, hi);
 }
 
+/* p measured at grain on every rank of the world, with headline h as the point's headline. */
+static int world_measure(probe_t *p, mb_granularity_t grain, mb_headline_t h, mb_loop_result_t *r)
+{
+    mb_clock_t clk;
+    mb_timing_t t;
+    mb_loop_t L = loop_on(p, &clk, &t, grain, MB_AGREE_ALL, MPI_COMM_WORLD);
+    L.headline = h;
+    mb_loop_work_t w = work_on(p);
+    return mb_loop_measure(&L, &w, r);
+}
+
 /* Rank r's call takes 100 (r + 1) ns: the headline is the slowest, each rank keeps its own,
  * all ranks run the same calls. */
 static void test_world_calls_slowest_rank(void **unused)
@@ -341,13 +352,8 @@ static void test_world_calls_slowest_rank(void **unused)
     if (world_size < 2)
         skip();
     probe_t p = {.sim = {.resolution_ns = 1, .op_ns = 100.0 * (world_rank + 1)}};
-    mb_clock_t clk;
-    mb_timing_t t;
-    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
-    L.headline = MB_HEADLINE_MAX;
-    mb_loop_work_t w = work_on(&p);
     mb_loop_result_t r;
-    assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+    assert_int_equal(world_measure(&p, MB_GRAIN_CALL, MB_HEADLINE_MAX, &r), 0);
     assert_float_equal(r.headline.stats.median, 100.0 * world_size, 1e-6);
     assert_float_equal(r.own.stats.median, 100.0 * (world_rank + 1), 1e-6);
     assert_float_equal(r.avg_over_ranks_ns, 100.0 * (world_size + 1) / 2, 1e-6);
@@ -394,13 +400,8 @@ static void test_world_rank0_headline(void **unused)
     if (world_size < 2)
         skip();
     probe_t p = {.sim = {.resolution_ns = 1, .op_ns = world_rank == 0 ? 300 : 100}};
-    mb_clock_t clk;
-    mb_timing_t t;
-    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
-    L.headline = MB_HEADLINE_RANK0;
-    mb_loop_work_t w = work_on(&p);
     mb_loop_result_t r;
-    assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+    assert_int_equal(world_measure(&p, MB_GRAIN_CALL, MB_HEADLINE_RANK0, &r), 0);
     if (world_rank == 0)
         assert_float_equal(r.headline.stats.median, 300.0, 1e-6);
     else
@@ -417,13 +418,8 @@ static void test_world_mean_headline(void **unused)
     if (world_size < 2)
         skip();
     probe_t p = {.sim = {.resolution_ns = 1, .op_ns = world_rank == 0 ? 300 : 100}};
-    mb_clock_t clk;
-    mb_timing_t t;
-    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
-    L.headline = MB_HEADLINE_MEAN;
-    mb_loop_work_t w = work_on(&p);
     mb_loop_result_t r;
-    assert_int_equal(mb_loop_measure(&L, &w, &r), 0);
+    assert_int_equal(world_measure(&p, MB_GRAIN_CALL, MB_HEADLINE_MEAN, &r), 0);
     double mean = (300.0 + 100.0 * (world_size - 1)) / world_size;
     assert_float_equal(r.headline.stats.median, mean, 1e-6);
     assert_float_equal(r.avg_over_ranks_ns, mean, 1e-6);
@@ -440,13 +436,8 @@ static void test_world_mean_headline_needs_calls(void **unused)
     if (world_size < 2)
         skip();
     probe_t p = {.sim = {.resolution_ns = 1, .op_ns = 100}};
-    mb_clock_t clk;
-    mb_timing_t t;
-    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_LOOP, MB_AGREE_ALL, MPI_COMM_WORLD);
-    L.headline = MB_HEADLINE_MEAN;
-    mb_loop_work_t w = work_on(&p);
     mb_loop_result_t r;
-    assert_int_equal(mb_loop_measure(&L, &w, &r), -1);
+    assert_int_equal(world_measure(&p, MB_GRAIN_LOOP, MB_HEADLINE_MEAN, &r), -1);
     assert_string_equal(r.reason,
                         "the mean over ranks as headline needs calls timed on every rank");
 }
@@ -485,12 +476,8 @@ static void test_world_error_on_one_rank(void **unused)
         skip();
     probe_t p = {.sim = {.resolution_ns = 1, .op_ns = 100},
                  .fail_at = world_rank == world_size - 1 ? 3000 : 0};
-    mb_clock_t clk;
-    mb_timing_t t;
-    mb_loop_t L = loop_on(&p, &clk, &t, MB_GRAIN_CALL, MB_AGREE_ALL, MPI_COMM_WORLD);
-    mb_loop_work_t w = work_on(&p);
     mb_loop_result_t r;
-    assert_int_equal(mb_loop_measure(&L, &w, &r), -1);
+    assert_int_equal(world_measure(&p, MB_GRAIN_CALL, MB_HEADLINE_OWN, &r), -1);
     assert_string_equal(r.reason, "the probe failed at call 3000");
     assert_same_everywhere(p.sim.runs);
 }
