@@ -383,7 +383,7 @@ expect "quick run: results.json says raw.csv.gz is complete, no part left" 0 '^c
 # under the clock's step may read a median of 0, which no test can compare (untested).
 expect "compare a run with itself: no significant change" 0 '^summary: 0 points slower beyond noise; 0 faster; [1-9][0-9]* unchanged; [0-9]+ untested .*; 0 only in A, 0 only in B$' -- \
     "$EXE" compare "$TMP/quick" "$TMP/quick" --out "$TMP/cmp"
-expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system, configuration and budget cuts: 0$' -- \
+expect "compare a run with itself: the rank test on the raw samples, no difference in system or config" 0 '^differences in system, configuration, methods and budget cuts: 0$' -- \
     sh -c "grep -q 'Mann-Whitney U test' \"$TMP/cmp/compare.txt\" && cat \"$TMP/cmp/compare.txt\""
 # The quick run probed its mpi and shm benchmarks for drift (drift.h): compare names both
 # runs' medians, alike for a run with itself.
@@ -451,6 +451,13 @@ rm -rf "$TMP/capped" && cp -r "$TMP/quick" "$TMP/capped" &&
 expect "compare: a working set cut differently by the budget is among the differences" 0 \
     '^  benchmarks\.harness\.timer\.memory_span_cap_bytes: \(absent\) -> 8388608$' -- \
     "$EXE" compare "$TMP/quick" "$TMP/capped"
+# The same run with one benchmark measured another way (its measures text): compare names
+# it among the differences, as mpi.sendrecv's figure changed meaning in 2026-12.
+rm -rf "$TMP/remeasured" && cp -r "$TMP/quick" "$TMP/remeasured" &&
+    sed -i '/^   "name": "harness.timer",$/,/"measures"/ s/^\(   "measures": "\)/\1another way: /' "$TMP/remeasured/results.json"
+expect "compare: a benchmark measured another way is among the differences" 0 \
+    '^  benchmarks\.harness\.timer\.measures: ".*" -> "another way: .*"$' -- \
+    "$EXE" compare "$TMP/quick" "$TMP/remeasured"
 expect "compare --out: compare.json, and compare.html self-contained" 0 '^ok$' -- \
     sh -c "grep -q '\"schema\": \"mbsuite-compare/1\"' \"$TMP/cmp/compare.json\" && grep -q '<style>' \"$TMP/cmp/compare.html\" && ! grep -Eiq '(src|href)=' \"$TMP/cmp/compare.html\" && grep -q '</html>' \"$TMP/cmp/compare.html\" && echo ok"
 # --no-raw: no file, results.json says so, and compare falls back to the CIs, saying so.

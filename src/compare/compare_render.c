@@ -141,7 +141,7 @@ int mb_compare_write_text(FILE *f, const json_t *cmp)
     fprintf(f, "method: %s\n\n", render_str(json_object_get(cmp, "method"), "text"));
 
     const json_t *diffs = json_object_get(cmp, "differences");
-    fprintf(f, "differences in system, configuration and budget cuts: %zu\n",
+    fprintf(f, "differences in system, configuration, methods and budget cuts: %zu\n",
             json_array_size(diffs));
     for (size_t i = 0; i < json_array_size(diffs) && i < RENDER_TEXT_DIFFS; i++) {
         const json_t *d = json_array_get(diffs, i);
@@ -248,7 +248,7 @@ int mb_compare_write_html(FILE *f, const json_t *cmp)
     fputs("</p>\n", f);
 
     const json_t *diffs = json_object_get(cmp, "differences");
-    fprintf(f, "<h2>Differences in system, configuration and budget cuts (%zu)</h2>\n",
+    fprintf(f, "<h2>Differences in system, configuration, methods and budget cuts (%zu)</h2>\n",
             json_array_size(diffs));
     if (json_array_size(diffs)) {
         fputs("<table><tr><th>path</th><th>A</th><th>B</th></tr>\n", f);

@@ -98,28 +98,38 @@ static void compare_flatten(const json_t *v, const char *path, json_t *out)
     }
 }
 
-/* Each benchmark's memory_span_cap_bytes (the working sets the time budget cut it to), as
- * {"benchmarks.NAME.memory_span_cap_bytes": value} leaves of out; a benchmark not cut has
- * none. */
-static void compare_flatten_caps(const json_t *root, json_t *out)
+/* Of each benchmark, what it times and whose time its figure is (measures,
+ * scheme.headline: mpi.sendrecv's went from rank 0's to the mean over its ranks', and its
+ * small sizes moved by that alone) and the working sets the time budget cut it to
+ * (memory_span_cap_bytes; a benchmark not cut has none), as {"benchmarks.NAME.KEY": value}
+ * leaves of out. */
+static void compare_flatten_benchmarks(const json_t *root, json_t *out)
 {
+    static const char *const keys[] = {"measures", "memory_span_cap_bytes"};
     const json_t *benches = json_object_get(root, "benchmarks");
     for (size_t i = 0; i < json_array_size(benches); i++) {
         const json_t *b = json_array_get(benches, i);
         const char *name = json_string_value(json_object_get(b, "name"));
-        const json_t *cap = json_object_get(b, "memory_span_cap_bytes");
         char path[512];
-        if (!name || !cap)
+        if (!name)
             continue;
-        snprintf(path, sizeof path, "benchmarks.%s.memory_span_cap_bytes", name);
-        compare_flatten(cap, path, out);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+            const json_t *v = json_object_get(b, keys[k]);
+            snprintf(path, sizeof path, "benchmarks.%s.%s", name, keys[k]);
+            if (v)
+                compare_flatten(v, path, out);
+        }
+        const json_t *headline = json_object_get(json_object_get(b, "scheme"), "headline");
+        snprintf(path, sizeof path, "benchmarks.%s.scheme.headline", name);
+        if (headline)
+            compare_flatten(headline, path, out);
     }
 }
 
-/* The system's and the configuration's values that differ, and the working sets the time
- * budget cut differently (two default runs with caps of 8 MiB and 190 MiB measured different
- * memories under one name, and compare found 700 points changed): [{"path", "a", "b"}], a
- * value missing on one side null there. */
+/* The system's and the configuration's values that differ, the benchmarks that measure
+ * another way, and the working sets the time budget cut differently (two default runs with
+ * caps of 8 MiB and 190 MiB measured different memories under one name, and compare found
+ * 700 points changed): [{"path", "a", "b"}], a value missing on one side null there. */
 static json_t *compare_differences(const json_t *ra, const json_t *rb)
 {
     static const char *const sections[] = {"system", "config"};
@@ -128,8 +138,8 @@ static json_t *compare_differences(const json_t *ra, const json_t *rb)
         compare_flatten(json_object_get(ra, sections[s]), sections[s], fa);
         compare_flatten(json_object_get(rb, sections[s]), sections[s], fb);
     }
-    compare_flatten_caps(ra, fa);
-    compare_flatten_caps(rb, fb);
+    compare_flatten_benchmarks(ra, fa);
+    compare_flatten_benchmarks(rb, fb);
     const char *path;
     json_t *va;
     json_object_foreach(fa, path, va)
